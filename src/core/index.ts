@@ -1,0 +1,19 @@
+export { AinternError } from "./aintern-error.js";
+export { ToolErrorCode } from "./error-codes.js";
+export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+export {
+  allRiskLevels,
+  isRiskLevel,
+  maxRiskLevel,
+  RiskLevel,
+  riskLevelName,
+} from "./risk-level.js";
+export { type RiskInfo, RiskLevelMetadata } from "./risk-level-metadata.js";
+export type {
+  Tool,
+  ToolConstraints,
+  ToolIsolation,
+  ToolSource,
+} from "./tool.js";
+export { allToolCategories, isToolCategory, ToolCategory } from "./tool-category.js";
+export { type CategoryInfo, ToolCategoryMetadata } from "./tool-category-metadata.js";
