@@ -8,7 +8,8 @@ const marker = Symbol.for("aintern.error");
  * copies of the library, where `instanceof` does not.
  */
 export class AinternError extends Error {
-  private readonly [marker] = true;
+  /** The brand {@link AinternError.isInstance} checks for. */
+  readonly [marker] = true;
   /** A stable, machine-readable code such as `"DUPLICATE_TOOL"`. */
   readonly code: string;
 

@@ -33,6 +33,10 @@ export const ToolErrorCode = {
   PathNotFound: "PathNotFound",
   /** The execution was running when its process died; found on the next start. */
   Interrupted: "Interrupted",
+  /** A batch item that never ran: an earlier item failed, or the batch was cancelled. */
+  NotRun: "NotRun",
+  /** The executor's concurrency limit and its queue were both full. */
+  ConcurrencyLimit: "ConcurrencyLimit",
 } as const;
 
 /** One of the {@link ToolErrorCode} values. */

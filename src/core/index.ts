@@ -1,4 +1,5 @@
 export { AinternError } from "./aintern-error.js";
+export { closestNames, editDistance } from "./closest-names.js";
 export { ToolErrorCode } from "./error-codes.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 export {
@@ -17,3 +18,4 @@ export type {
 } from "./tool.js";
 export { allToolCategories, isToolCategory, ToolCategory } from "./tool-category.js";
 export { type CategoryInfo, ToolCategoryMetadata } from "./tool-category-metadata.js";
+export { type EventListener, TypedEventEmitter } from "./typed-event-emitter.js";

@@ -17,9 +17,19 @@ export interface RiskInfo {
 const riskInfo = new Map<number, RiskInfo>([
   [
     RiskLevel.Safe,
-    info("Safe", "#22C55E", "shield-check", "Read-only operation with no side effects", false, false),
+    info(
+      "Safe",
+      "#22C55E",
+      "shield-check",
+      "Read-only operation with no side effects",
+      false,
+      false,
+    ),
   ],
-  [RiskLevel.Low, info("Low Risk", "#3B82F6", "shield", "Reversible changes to files", false, true)],
+  [
+    RiskLevel.Low,
+    info("Low Risk", "#3B82F6", "shield", "Reversible changes to files", false, true),
+  ],
   [
     RiskLevel.Medium,
     info(
@@ -37,7 +47,14 @@ const riskInfo = new Map<number, RiskInfo>([
   ],
   [
     RiskLevel.Critical,
-    info("Critical", "#DC2626", "alert-octagon", "System-level operation with broad impact", true, true),
+    info(
+      "Critical",
+      "#DC2626",
+      "alert-octagon",
+      "System-level operation with broad impact",
+      true,
+      true,
+    ),
   ],
 ]);
 

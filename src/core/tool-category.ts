@@ -31,7 +31,9 @@ export const ToolCategory = {
 export type ToolCategory = (typeof ToolCategory)[keyof typeof ToolCategory];
 
 /** Every category, in the spec's order. */
-export const allToolCategories: readonly ToolCategory[] = Object.freeze(Object.values(ToolCategory));
+export const allToolCategories: readonly ToolCategory[] = Object.freeze(
+  Object.values(ToolCategory),
+);
 
 /** True when `value` is one of the {@link ToolCategory} values. */
 export function isToolCategory(value: unknown): value is ToolCategory {

@@ -1,0 +1,44 @@
+import type { ToolExecutionContext } from "../context/index.js";
+import type { Tool } from "../core/index.js";
+import type { ToolResult } from "../result/index.js";
+
+/** Per-run settings the executor hands a sandbox. */
+export interface SandboxRunOptions {
+  /**
+   * Aborts when the execution times out or is cancelled. The executor decides which of the two
+   * it was; the sandbox only has to stop (or stop waiting) at once.
+   */
+  readonly signal: AbortSignal;
+  /** The effective timeout, for sandboxes that enforce it themselves too. */
+  readonly timeoutMs: number;
+}
+
+/** How a sandboxed run ended. */
+export type SandboxOutcome =
+  /** The tool returned a result. */
+  | { readonly kind: "completed"; readonly result: ToolResult }
+  /** The tool threw (or its process failed); `error` says why. */
+  | { readonly kind: "threw"; readonly error: unknown }
+  /**
+   * The signal aborted before the tool finished. `mayStillBeRunning` is true when the sandbox
+   * could not stop the work (an in-process tool that ignores its signal), false when it is
+   * known to have stopped (the tool settled, or its process was killed).
+   */
+  | { readonly kind: "aborted"; readonly mayStillBeRunning: boolean };
+
+/**
+ * Where the executor runs a tool (Lexichord `IToolSandbox`). The in-process sandbox is the
+ * default for trusted tools; a process-isolating sandbox can kill a tool that will not stop.
+ */
+export interface ToolSandbox {
+  /** A short name for logs and audit rows, e.g. `"in-process"`. */
+  readonly name: string;
+  /** Runs `tool` with `context`; resolves promptly once `options.signal` aborts. Never rejects. */
+  run(
+    tool: Tool,
+    context: ToolExecutionContext,
+    options: SandboxRunOptions,
+  ): Promise<SandboxOutcome>;
+  /** Releases what the sandbox holds (processes, pools). */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,1 @@
+export { MockTool, type MockToolConfig } from "./mock-tool.js";

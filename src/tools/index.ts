@@ -1,0 +1,2 @@
+export { DefinedTool, type DefineToolConfig, defineTool } from "./define-tool.js";
+export { isAbortError, ToolBase } from "./tool-base.js";
