@@ -1,0 +1,61 @@
+export {
+  ApprovalDecision,
+  type ApprovalDecisionBinding,
+  type ApprovalDecisionInit,
+  type ApproveOptions,
+  type ApproveWithModificationsOptions,
+} from "./approval-decision.js";
+export { type Clock, systemClock } from "./clock.js";
+export { detectToolCallFormat } from "./detect-tool-call-format.js";
+export { hashToolCallArguments } from "./hash-tool-call-arguments.js";
+export { InvalidDecisionError } from "./invalid-decision-error.js";
+export { InvalidTransitionError } from "./invalid-transition-error.js";
+export {
+  defaultMaxArgumentsBytes,
+  defaultMaxToolCalls,
+  type ParseToolCallsOptions,
+  parseToolCalls,
+} from "./parse-tool-calls.js";
+export {
+  type AnthropicToolResultBlock,
+  type AnthropicToolResultMessage,
+  type GeminiFunctionResponseContent,
+  type GeminiFunctionResponsePart,
+  type OpenAIChatToolMessage,
+  type OpenAIResponsesFunctionCallOutput,
+  type ProviderMessagesByFormat,
+  type ToProviderMessagesOptions,
+  toProviderMessages,
+} from "./to-provider-messages.js";
+export { TooManyToolCallsError } from "./too-many-tool-calls-error.js";
+export { ToolCallBatch, type ToolCallBatchInit } from "./tool-call-batch.js";
+export { allToolCallFormats, ToolCallFormat } from "./tool-call-format.js";
+export {
+  ToolCallLifecycle,
+  type ToolCallLifecycleConfig,
+  type ToolCallTransition,
+  type ToolCallTransitionEntry,
+  type ToolCallTransitionListener,
+} from "./tool-call-lifecycle.js";
+export type {
+  ApprovalDecisionRecord,
+  ToolCallLifecycleRecord,
+  ToolCallRequestRecord,
+  ToolValidationResultRecord,
+} from "./tool-call-lifecycle-record.js";
+export { type ToolCallOutcome, toolCallOutcome } from "./tool-call-outcome.js";
+export { ToolCallParseErrorCode } from "./tool-call-parse-error-code.js";
+export {
+  type ParameterLookup,
+  ToolCallRequest,
+  type ToolCallRequestInit,
+  type ToolCallRiskAssessment,
+} from "./tool-call-request.js";
+export { ToolCallRequestBuilder } from "./tool-call-request-builder.js";
+export {
+  allToolCallStatuses,
+  isTerminalToolCallStatus,
+  isToolCallStatus,
+  ToolCallStatus,
+} from "./tool-call-status.js";
+export { canTransition, nextToolCallStatuses } from "./tool-call-transitions.js";
