@@ -1,0 +1,310 @@
+import { isJsonObject, type JsonObject, type JsonValue, ToolErrorCode } from "../core/index.js";
+import type { AuditEntry, AuditRecord, AuditStart } from "./audit-log.js";
+import { AuditStatus, auditStatusCode, auditStatusFromCode } from "./audit-status.js";
+import { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
+
+/** The columns of `tool_executions` in the order the store inserts them. */
+export const AUDIT_COLUMNS: readonly string[] = Object.freeze([
+  "id",
+  "execution_id",
+  "tool_name",
+  "parameters_json",
+  "status",
+  "error_message",
+  "error_code",
+  "started_at",
+  "completed_at",
+  "duration_ms",
+  "output_size_bytes",
+  "sandbox_id",
+  "agent_id",
+  "user_id",
+  "batch_id",
+  "metadata_json",
+  "conversation_id",
+  "result_summary",
+  "was_approved",
+  "timed_out",
+  "was_cancelled",
+]);
+
+/** Longest `tool_name` (spec 003 `AsString(64)`); longer names are cut. */
+export const TOOL_NAME_MAX = 64;
+/** Longest `error_message` (spec 003 `AsString(1024)`). */
+export const ERROR_MESSAGE_MAX = 1024;
+/** Longest `error_code` (spec 003 `AsString(64)`). */
+export const ERROR_CODE_MAX = 64;
+/** Longest `sandbox_id` (spec 003 `AsString(64)`). */
+export const SANDBOX_ID_MAX = 64;
+
+/** An execution between `begin` and `complete`, as the store keeps it. */
+export interface InflightExecution {
+  /** The id its audit row will have. */
+  readonly id: string;
+  readonly executionId: string;
+  readonly toolName: string;
+  readonly startedAt: Date;
+  readonly parametersJson: string | null;
+  readonly batchId: string | null;
+  readonly userId: string | null;
+  readonly agentId: string | null;
+  readonly conversationId: string | null;
+  readonly sandboxId: string | null;
+  readonly metadataJson: string | null;
+}
+
+/** One audit row's values, dialect-neutral (dates as `Date`, flags as booleans). */
+export interface AuditRowValues {
+  readonly id: string;
+  readonly executionId: string;
+  readonly toolName: string;
+  readonly parametersJson: string | null;
+  readonly status: number;
+  readonly errorMessage: string | null;
+  readonly errorCode: string | null;
+  readonly startedAt: Date;
+  readonly completedAt: Date;
+  readonly durationMs: number;
+  readonly outputSizeBytes: number | null;
+  readonly sandboxId: string | null;
+  readonly agentId: string | null;
+  readonly userId: string | null;
+  readonly batchId: string | null;
+  readonly metadataJson: string | null;
+  readonly conversationId: string | null;
+  readonly resultSummary: string | null;
+  readonly wasApproved: boolean;
+  readonly timedOut: boolean;
+  readonly wasCancelled: boolean;
+}
+
+/**
+ * Text as both databases will take it: PostgreSQL refuses the NUL character in text, so it
+ * becomes U+FFFD on both dialects; past `max` characters (code points, as PostgreSQL's
+ * `varchar(n)` counts them) the text is cut and ends with "…".
+ */
+export function cleanText(value: string, max?: number): string {
+  let text = value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value;
+  if (max !== undefined && text.length > max) {
+    const points = Array.from(text);
+    if (points.length > max) text = `${points.slice(0, max - 1).join("")}…`;
+  }
+  return text;
+}
+
+function optionalText(value: string | null | undefined, max?: number): string | null {
+  return value === undefined || value === null ? null : cleanText(String(value), max);
+}
+
+function requireText(field: string, value: unknown, executionId?: string): string {
+  if (typeof value !== "string") {
+    throw new InvalidAuditRecordError(field, `Audit ${field} must be a string.`, executionId);
+  }
+  return value;
+}
+
+function requireDate(field: string, value: unknown, executionId: string): Date {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    throw new InvalidAuditRecordError(
+      field,
+      `Audit ${field} of execution '${executionId}' must be a valid Date.`,
+      executionId,
+    );
+  }
+  return value;
+}
+
+function toJsonText(field: string, value: unknown, executionId: string): string | null {
+  if (value === undefined || value === null) return null;
+  try {
+    return JSON.stringify(value) ?? null;
+  } catch (error) {
+    throw new InvalidAuditRecordError(
+      field,
+      `Audit ${field} of execution '${executionId}' cannot be written as JSON: ${String(error)}`,
+      executionId,
+    );
+  }
+}
+
+function checkExecutionId(value: unknown): string {
+  const executionId = requireText("executionId", value);
+  if (executionId.length === 0) {
+    throw new InvalidAuditRecordError("executionId", "Audit executionId must not be empty.");
+  }
+  return cleanText(executionId);
+}
+
+/** Validates a `begin` argument and turns it into the in-flight form, with a new row id. */
+export function toInflight(start: AuditStart, id: string): InflightExecution {
+  const executionId = checkExecutionId(start.executionId);
+  return {
+    id,
+    executionId,
+    toolName: cleanText(requireText("toolName", start.toolName, executionId), TOOL_NAME_MAX),
+    startedAt: requireDate("startedAt", start.startedAt, executionId),
+    parametersJson: toJsonText("parameters", start.parameters, executionId),
+    batchId: optionalText(start.batchId),
+    userId: optionalText(start.userId),
+    agentId: optionalText(start.agentId),
+    conversationId: optionalText(start.conversationId),
+    sandboxId: optionalText(start.sandboxId, SANDBOX_ID_MAX),
+    metadataJson: toJsonText("metadata", start.metadata, executionId),
+  };
+}
+
+/**
+ * Validates a `complete` argument and turns it into row values. Fields the record leaves out
+ * come from the execution's `begin`, when there was one.
+ */
+export function toAuditRow(
+  record: AuditRecord,
+  id: string,
+  begun: InflightExecution | undefined,
+): AuditRowValues {
+  const executionId = checkExecutionId(record.executionId);
+  const status = auditStatusCode(record.status);
+  if (status === undefined) {
+    throw new InvalidAuditRecordError(
+      "status",
+      `Audit status '${String(record.status)}' of execution '${executionId}' is not one of: ${Object.values(AuditStatus).join(", ")}.`,
+      executionId,
+    );
+  }
+  const startedAt = requireDate("startedAt", record.startedAt, executionId);
+  const completedAt = requireDate("completedAt", record.completedAt, executionId);
+  const durationMs =
+    record.durationMs !== undefined && Number.isFinite(record.durationMs) && record.durationMs >= 0
+      ? Math.round(record.durationMs)
+      : Math.max(0, completedAt.getTime() - startedAt.getTime());
+  const outputSizeBytes =
+    record.outputSizeBytes === undefined ||
+    record.outputSizeBytes === null ||
+    !Number.isFinite(record.outputSizeBytes)
+      ? null
+      : Math.round(record.outputSizeBytes);
+  return {
+    id,
+    executionId,
+    toolName: cleanText(requireText("toolName", record.toolName, executionId), TOOL_NAME_MAX),
+    parametersJson:
+      record.parameters === undefined
+        ? (begun?.parametersJson ?? null)
+        : toJsonText("parameters", record.parameters, executionId),
+    status,
+    errorMessage: optionalText(record.errorMessage, ERROR_MESSAGE_MAX),
+    errorCode: optionalText(record.errorCode, ERROR_CODE_MAX),
+    startedAt,
+    completedAt,
+    durationMs,
+    outputSizeBytes,
+    sandboxId:
+      record.sandboxId === undefined
+        ? (begun?.sandboxId ?? null)
+        : optionalText(record.sandboxId, SANDBOX_ID_MAX),
+    agentId: record.agentId === undefined ? (begun?.agentId ?? null) : optionalText(record.agentId),
+    userId: record.userId === undefined ? (begun?.userId ?? null) : optionalText(record.userId),
+    batchId: record.batchId === undefined ? (begun?.batchId ?? null) : optionalText(record.batchId),
+    metadataJson:
+      record.metadata === undefined
+        ? (begun?.metadataJson ?? null)
+        : toJsonText("metadata", record.metadata, executionId),
+    conversationId:
+      record.conversationId === undefined
+        ? (begun?.conversationId ?? null)
+        : optionalText(record.conversationId),
+    resultSummary: optionalText(record.resultSummary),
+    wasApproved: record.wasApproved === true,
+    timedOut: record.timedOut === true,
+    wasCancelled: record.wasCancelled === true,
+  };
+}
+
+/** The message of an `interrupted` row. */
+export const INTERRUPTED_MESSAGE =
+  "The process running this execution stopped before it finished; found when the store was next opened. completedAt is when it was found.";
+
+/** The row that stands for an execution whose process died (status `interrupted`). */
+export function interruptedRow(begun: InflightExecution, foundAt: Date): AuditRowValues {
+  return {
+    id: begun.id,
+    executionId: begun.executionId,
+    toolName: begun.toolName,
+    parametersJson: begun.parametersJson,
+    status: auditStatusCode(AuditStatus.Interrupted)!,
+    errorMessage: INTERRUPTED_MESSAGE,
+    errorCode: ToolErrorCode.Interrupted,
+    startedAt: begun.startedAt,
+    completedAt: foundAt,
+    durationMs: Math.max(0, foundAt.getTime() - begun.startedAt.getTime()),
+    outputSizeBytes: null,
+    sandboxId: begun.sandboxId,
+    agentId: begun.agentId,
+    userId: begun.userId,
+    batchId: begun.batchId,
+    metadataJson: begun.metadataJson,
+    conversationId: begun.conversationId,
+    resultSummary: null,
+    wasApproved: false,
+    timedOut: false,
+    wasCancelled: false,
+  };
+}
+
+/** A row as a database driver returns it (column names as keys). */
+export type StoredAuditRow = Record<string, unknown>;
+
+function parseJson(text: unknown): JsonValue | null {
+  if (typeof text !== "string") return null;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    // A row written by something else; show what is there rather than fail the whole page.
+    return text;
+  }
+}
+
+function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value));
+}
+
+function toNullableString(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+function toFlag(value: unknown): boolean {
+  return value === true || value === 1 || value === "1" || value === "t";
+}
+
+/** Reads a stored row back into a frozen {@link AuditEntry}, whichever dialect stored it. */
+export function toAuditEntry(row: StoredAuditRow): AuditEntry {
+  const metadata = parseJson(row.metadata_json);
+  const status = auditStatusFromCode(Number(row.status));
+  return Object.freeze({
+    id: String(row.id),
+    executionId: String(row.execution_id),
+    toolName: String(row.tool_name),
+    // An unknown code can only come from a newer writer; report it as failed, not crash.
+    status: status ?? AuditStatus.Failed,
+    parameters: parseJson(row.parameters_json),
+    resultSummary: toNullableString(row.result_summary),
+    errorMessage: toNullableString(row.error_message),
+    errorCode: toNullableString(row.error_code),
+    startedAt: toDate(row.started_at),
+    completedAt: toDate(row.completed_at),
+    durationMs: Number(row.duration_ms),
+    outputSizeBytes:
+      row.output_size_bytes === null || row.output_size_bytes === undefined
+        ? null
+        : Number(row.output_size_bytes),
+    sandboxId: toNullableString(row.sandbox_id),
+    agentId: toNullableString(row.agent_id),
+    userId: toNullableString(row.user_id),
+    conversationId: toNullableString(row.conversation_id),
+    batchId: toNullableString(row.batch_id),
+    metadata: isJsonObject(metadata) ? (metadata as JsonObject) : null,
+    wasApproved: toFlag(row.was_approved),
+    timedOut: toFlag(row.timed_out),
+    wasCancelled: toFlag(row.was_cancelled),
+  });
+}

@@ -1,0 +1,39 @@
+export type {
+  AuditEntry,
+  AuditFilter,
+  AuditLog,
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
+  AuditStart,
+} from "./audit-log.js";
+export { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "./audit-reader.js";
+export {
+  AuditStatus,
+  allAuditStatuses,
+  auditStatusCode,
+  auditStatusFromCode,
+  isAuditStatus,
+} from "./audit-status.js";
+export { InvalidAuditQueryError } from "./invalid-audit-query-error.js";
+export { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
+export { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
+export { ACCEPTED_STORE_URLS, InvalidStoreUrlError } from "./invalid-store-url-error.js";
+export {
+  DEFAULT_BUSY_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  openStore,
+  type StoreConfig,
+} from "./open-store.js";
+export type { Store, StoreDialect } from "./store.js";
+export { StoreClosedError } from "./store-closed-error.js";
+export { StoreMigrationError } from "./store-migration-error.js";
+export { StoreOpenError } from "./store-open-error.js";
+export {
+  DEFAULT_STORE_SCHEMA,
+  sqliteTableName,
+  TOOL_EXECUTIONS_INDEXES,
+  TOOL_EXECUTIONS_INFLIGHT_TABLE,
+  TOOL_EXECUTIONS_TABLE,
+  toolExecutionsIndexName,
+} from "./table-names.js";

@@ -1,0 +1,220 @@
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { InflightExecution } from "./audit-row.js";
+
+/** Past this size the journal is emptied as soon as nothing is in flight. */
+const TRUNCATE_BYTES = 64 * 1024;
+/** Past this size the journal is rewritten with only what is in flight. */
+const COMPACT_BYTES = 4 * 1024 * 1024;
+
+const registryKey = Symbol.for("aintern.store.openJournals");
+/** Journals open in this process, shared by every bundled copy of the library. */
+const openJournals: Set<string> = sharedJournalRegistry();
+
+function sharedJournalRegistry(): Set<string> {
+  const holder = globalThis as Record<symbol, unknown>;
+  const existing = holder[registryKey];
+  if (existing instanceof Set) return existing as Set<string>;
+  const created = new Set<string>();
+  holder[registryKey] = created;
+  return created;
+}
+
+const namePattern = /^(\d+)\.([0-9a-f]+)(\.tmp)?$/;
+
+/**
+ * The SQLite store's evidence of executions in flight: an append-only file beside the database,
+ * `<db>-inflight.<pid>.<token>`, one per open store.
+ *
+ * `begin` appends one line with a single `writeSync`. The line is then in the kernel's page
+ * cache, so it survives the process being killed; like `synchronous = NORMAL` it is not fsynced
+ * and may be lost if the machine itself goes down. `complete` writes nothing here: an execution
+ * is finished exactly when its audit row (same id) exists. The file is emptied when nothing is
+ * in flight and it has grown past 64 KiB, rewritten with the live lines past 4 MiB, and removed
+ * on a close with nothing in flight.
+ *
+ * One file per store (not one per database) lets a second process open the same database while
+ * the first is running tools: recovery only reads journals whose process is gone.
+ */
+export class InflightJournal {
+  readonly path: string;
+  #fd: number | undefined;
+  #bytes = 0;
+
+  constructor(databasePath: string) {
+    this.path = `${databasePath}-inflight.${process.pid}.${randomBytes(6).toString("hex")}`;
+    openJournals.add(this.path);
+  }
+
+  /** Appends the evidence that `execution` has started; returns the line written. */
+  append(execution: InflightExecution): string {
+    const line = `${JSON.stringify(toJournalFields(execution))}\n`;
+    this.#fd ??= openSync(this.path, "a");
+    this.#bytes += writeSync(this.#fd, line);
+    return line;
+  }
+
+  /** Called after commits to keep the file small; `live` gives the lines still in flight. */
+  tidy(liveCount: number, live: () => Iterable<string>): void {
+    if (this.#fd === undefined || this.#bytes < TRUNCATE_BYTES) return;
+    if (liveCount === 0) {
+      ftruncateSync(this.#fd, 0);
+      this.#bytes = 0;
+      return;
+    }
+    if (this.#bytes < COMPACT_BYTES) return;
+    const text = Array.from(live()).join("");
+    const temporary = `${this.path}.tmp`;
+    writeFileSync(temporary, text);
+    renameSync(temporary, this.path);
+    closeSync(this.#fd);
+    this.#fd = openSync(this.path, "a");
+    this.#bytes = Buffer.byteLength(text);
+  }
+
+  /** Closes the file; removes it when nothing is in flight, else leaves it for recovery. */
+  close(liveCount: number): void {
+    if (this.#fd !== undefined) {
+      closeSync(this.#fd);
+      this.#fd = undefined;
+      if (liveCount === 0) removeFile(this.path);
+    }
+    openJournals.delete(this.path);
+  }
+
+  /**
+   * The journals beside `databasePath` whose process has died (or, for this process, whose
+   * store is no longer open), oldest process first.
+   */
+  static findOrphans(databasePath: string): string[] {
+    const folder = dirname(databasePath);
+    const prefix = `${basename(databasePath)}-inflight.`;
+    const orphans: string[] = [];
+    for (const name of readdirSync(folder)) {
+      if (!name.startsWith(prefix)) continue;
+      const match = namePattern.exec(name.slice(prefix.length));
+      if (match === null) continue;
+      const path = join(folder, name);
+      const pid = Number(match[1]);
+      const alive = pid === process.pid ? openJournals.has(path) : processExists(pid);
+      if (alive) continue;
+      if (match[3] !== undefined) removeFile(path);
+      else orphans.push(path);
+    }
+    return orphans.sort();
+  }
+
+  /** The executions a journal file records (lines that cannot be read are skipped). */
+  static read(path: string): InflightExecution[] {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      return [];
+    }
+    const executions: InflightExecution[] = [];
+    for (const line of text.split("\n")) {
+      if (line.length === 0) continue;
+      const execution = fromJournalLine(line);
+      if (execution !== undefined) executions.push(execution);
+    }
+    return executions;
+  }
+
+  /** Deletes a journal once its executions are accounted for. */
+  static remove(path: string): void {
+    removeFile(path);
+  }
+}
+
+type JournalFields = [
+  id: string,
+  executionId: string,
+  toolName: string,
+  startedAtMs: number,
+  parametersJson: string | null,
+  batchId: string | null,
+  userId: string | null,
+  agentId: string | null,
+  conversationId: string | null,
+  sandboxId: string | null,
+  metadataJson: string | null,
+];
+
+function toJournalFields(execution: InflightExecution): JournalFields {
+  return [
+    execution.id,
+    execution.executionId,
+    execution.toolName,
+    execution.startedAt.getTime(),
+    execution.parametersJson,
+    execution.batchId,
+    execution.userId,
+    execution.agentId,
+    execution.conversationId,
+    execution.sandboxId,
+    execution.metadataJson,
+  ];
+}
+
+function fromJournalLine(line: string): InflightExecution | undefined {
+  let fields: unknown;
+  try {
+    fields = JSON.parse(line);
+  } catch {
+    // A line torn by a machine crash: there is nothing to recover from it.
+    return undefined;
+  }
+  if (!Array.isArray(fields) || fields.length !== 11) return undefined;
+  const [id, executionId, toolName, startedAtMs] = fields;
+  if (typeof id !== "string" || typeof executionId !== "string" || typeof toolName !== "string") {
+    return undefined;
+  }
+  if (typeof startedAtMs !== "number") return undefined;
+  const text = (index: number): string | null => {
+    const value: unknown = fields[index];
+    return typeof value === "string" ? value : null;
+  };
+  return {
+    id,
+    executionId,
+    toolName,
+    startedAt: new Date(startedAtMs),
+    parametersJson: text(4),
+    batchId: text(5),
+    userId: text(6),
+    agentId: text(7),
+    conversationId: text(8),
+    sandboxId: text(9),
+    metadataJson: text(10),
+  };
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}

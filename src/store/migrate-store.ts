@@ -1,0 +1,45 @@
+import type BetterSqlite3 from "better-sqlite3";
+import { type Kysely, type MigrationResultSet, Migrator } from "kysely";
+import { StoreMigrationError } from "./store-migration-error.js";
+import { type MigrationTarget, migrationTableNames, storeMigrations } from "./store-migrations.js";
+
+/**
+ * Brings the store's tables up to date with Kysely's `Migrator` (migrations defined in code).
+ * Idempotent: a database that is already up to date is left alone.
+ *
+ * PostgreSQL: Kysely runs each migration in a transaction under an advisory lock, so processes
+ * opening the same database at once migrate it once. SQLite: the whole run is one
+ * `BEGIN IMMEDIATE` transaction on the given connection, which serializes processes the same way
+ * (the second waits for the write lock, up to busy_timeout, then finds nothing to do).
+ */
+export async function migrateStore(
+  // biome-ignore lint/suspicious/noExplicitAny: the migrator works on tables no type describes.
+  db: Kysely<any>,
+  target: MigrationTarget,
+  sqlite?: BetterSqlite3.Database,
+): Promise<readonly string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => storeMigrations(target) },
+    ...migrationTableNames(target),
+    ...(target.dialect === "postgres"
+      ? { migrationTableSchema: target.schema }
+      : { disableTransactions: true }),
+  });
+  let result: MigrationResultSet | undefined;
+  if (sqlite === undefined) {
+    result = await migrator.migrateToLatest();
+  } else {
+    sqlite.exec("BEGIN IMMEDIATE");
+    try {
+      result = await migrator.migrateToLatest();
+    } finally {
+      if (sqlite.inTransaction) sqlite.exec(result?.error === undefined ? "COMMIT" : "ROLLBACK");
+    }
+  }
+  if (result.error !== undefined) {
+    const failed = result.results?.find((item) => item.status === "Error");
+    throw new StoreMigrationError(failed?.migrationName, result.error);
+  }
+  return (result.results ?? []).map((item) => item.migrationName);
+}

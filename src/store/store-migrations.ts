@@ -1,0 +1,172 @@
+import { type Kysely, type Migration, sql } from "kysely";
+import {
+  MIGRATION_LOCK_TABLE,
+  MIGRATION_TABLE,
+  STORE_TABLES,
+  sqliteTableName,
+  TOOL_EXECUTIONS_INDEXES,
+  TOOL_EXECUTIONS_INFLIGHT_TABLE,
+  TOOL_EXECUTIONS_TABLE,
+  toolExecutionsIndexName,
+} from "./table-names.js";
+import { TablePrefixPlugin } from "./table-prefix-plugin.js";
+
+/** Which database, and which schema (PostgreSQL) or table prefix (SQLite), migrations target. */
+export interface MigrationTarget {
+  readonly dialect: "sqlite" | "postgres";
+  readonly schema: string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations address tables that no type describes yet.
+type AnyKysely = Kysely<any>;
+
+function scoped(db: AnyKysely, target: MigrationTarget): AnyKysely {
+  return target.dialect === "postgres"
+    ? db.withSchema(target.schema)
+    : db.withPlugin(new TablePrefixPlugin(target.schema, STORE_TABLES));
+}
+
+/**
+ * Spec 003 section 6, `Migration_20260204_003_CreateToolExecutions`: the audit table and its
+ * five indexes. Where the spec's types do not fit both dialects:
+ * - times are `timestamptz` in PostgreSQL and ISO-8601 UTC text in SQLite (which sorts in time
+ *   order and stays readable in the sqlite3 shell);
+ * - `execution_id`, `agent_id`, `user_id` and `batch_id` are text, not uuid: callers choose
+ *   these ids (a provider's tool-call id, a user name), and an audit row must never be refused
+ *   for the shape of an id (spec 003 section 8, "audit evasion"). `id` stays a uuid;
+ * - JSON is text on both (the spec's `AsString(int.MaxValue)`): jsonb would reject `\u0000` and
+ *   lone surrogates that JSON.stringify writes, and would reorder keys.
+ */
+const createToolExecutions: (target: MigrationTarget) => Migration = (target) => ({
+  async up(db) {
+    const pg = target.dialect === "postgres";
+    const time = pg ? "timestamptz" : "text";
+    const schema = scoped(db, target).schema;
+    await schema
+      .createTable(TOOL_EXECUTIONS_TABLE)
+      .addColumn("id", pg ? "uuid" : "text", (column) =>
+        pg ? column.primaryKey().defaultTo(sql`gen_random_uuid()`) : column.primaryKey().notNull(),
+      )
+      .addColumn("execution_id", "text", (column) => column.notNull())
+      .addColumn("tool_name", "varchar(64)", (column) => column.notNull())
+      .addColumn("parameters_json", "text")
+      .addColumn("status", "integer", (column) => column.notNull())
+      .addColumn("error_message", "varchar(1024)")
+      .addColumn("error_code", "varchar(64)")
+      .addColumn("started_at", time, (column) => column.notNull())
+      .addColumn("completed_at", time, (column) => column.notNull())
+      .addColumn("duration_ms", "bigint", (column) => column.notNull())
+      .addColumn("output_size_bytes", "bigint")
+      .addColumn("sandbox_id", "varchar(64)")
+      .addColumn("agent_id", "text")
+      .addColumn("user_id", "text")
+      .addColumn("batch_id", "text")
+      .addColumn("metadata_json", "text")
+      .execute();
+    for (const index of TOOL_EXECUTIONS_INDEXES) {
+      await schema
+        .createIndex(toolExecutionsIndexName(target.dialect, target.schema, index.column))
+        .on(TOOL_EXECUTIONS_TABLE)
+        .column(index.descending ? `${index.column} desc` : index.column)
+        .execute();
+    }
+  },
+  async down(db) {
+    await scoped(db, target).schema.dropTable(TOOL_EXECUTIONS_TABLE).execute();
+  },
+});
+
+/**
+ * What the executor records beyond the spec's columns: the conversation, a result summary, and
+ * the approval / timeout / cancellation flags of its execution result.
+ */
+const addOutcomeColumns: (target: MigrationTarget) => Migration = (target) => ({
+  async up(db) {
+    const schema = scoped(db, target).schema;
+    const flag = target.dialect === "postgres" ? "boolean" : "integer";
+    const no = target.dialect === "postgres" ? sql`false` : sql`0`;
+    const columns: [string, "text" | "integer" | "boolean", boolean][] = [
+      ["conversation_id", "text", false],
+      ["result_summary", "text", false],
+      ["was_approved", flag, true],
+      ["timed_out", flag, true],
+      ["was_cancelled", flag, true],
+    ];
+    // SQLite alters one column per statement; PostgreSQL takes them the same way.
+    for (const [name, type, isFlag] of columns) {
+      await schema
+        .alterTable(TOOL_EXECUTIONS_TABLE)
+        .addColumn(name, type, (column) => (isFlag ? column.notNull().defaultTo(no) : column))
+        .execute();
+    }
+  },
+  async down(db) {
+    const schema = scoped(db, target).schema;
+    for (const name of [
+      "conversation_id",
+      "result_summary",
+      "was_approved",
+      "timed_out",
+      "was_cancelled",
+    ]) {
+      await schema.alterTable(TOOL_EXECUTIONS_TABLE).dropColumn(name).execute();
+    }
+  },
+});
+
+/**
+ * PostgreSQL only: the in-flight table (SQLite keeps a journal file instead; the migration is
+ * recorded there too, doing nothing, so both dialects list the same migrations). UNLOGGED: its
+ * rows must survive the client process being killed, not a crash of the server, and skipping
+ * the WAL keeps `begin` cheap.
+ */
+const createInflight: (target: MigrationTarget) => Migration = (target) => ({
+  async up(db) {
+    if (target.dialect !== "postgres") return;
+    await scoped(db, target)
+      .schema.createTable(TOOL_EXECUTIONS_INFLIGHT_TABLE)
+      .modifyFront(sql`unlogged`)
+      .addColumn("id", "uuid", (column) => column.primaryKey())
+      .addColumn("owner_key", "integer", (column) => column.notNull())
+      .addColumn("execution_id", "text", (column) => column.notNull())
+      .addColumn("tool_name", "varchar(64)", (column) => column.notNull())
+      .addColumn("started_at", "timestamptz", (column) => column.notNull())
+      .addColumn("parameters_json", "text")
+      .addColumn("batch_id", "text")
+      .addColumn("user_id", "text")
+      .addColumn("agent_id", "text")
+      .addColumn("conversation_id", "text")
+      .addColumn("sandbox_id", "varchar(64)")
+      .addColumn("metadata_json", "text")
+      .execute();
+  },
+  async down(db) {
+    if (target.dialect !== "postgres") return;
+    await scoped(db, target).schema.dropTable(TOOL_EXECUTIONS_INFLIGHT_TABLE).execute();
+  },
+});
+
+/**
+ * Every migration of the store, by name; Kysely runs them in name order. Later stores
+ * (permissions, call lifecycle) add theirs here with later names.
+ */
+export function storeMigrations(target: MigrationTarget): Record<string, Migration> {
+  return {
+    "2026_02_04_003_create_tool_executions": createToolExecutions(target),
+    "2026_02_05_001_add_tool_executions_outcome_columns": addOutcomeColumns(target),
+    "2026_02_05_002_create_tool_executions_inflight": createInflight(target),
+  };
+}
+
+/** Kysely's bookkeeping table names for a target (SQLite: prefixed like the store's tables). */
+export function migrationTableNames(target: MigrationTarget): {
+  readonly migrationTableName: string;
+  readonly migrationLockTableName: string;
+} {
+  return target.dialect === "postgres"
+    ? { migrationTableName: MIGRATION_TABLE, migrationLockTableName: MIGRATION_LOCK_TABLE }
+    : {
+        migrationTableName: sqliteTableName(target.schema, MIGRATION_TABLE),
+        migrationLockTableName: sqliteTableName(target.schema, MIGRATION_LOCK_TABLE),
+      };
+}

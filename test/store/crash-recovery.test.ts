@@ -1,0 +1,203 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ToolErrorCode } from "../../src/core/index.js";
+import { AuditStatus } from "../../src/store/index.js";
+import { postgresUrl, type StorePlace, type StoreTarget, storeTargets } from "./store-targets.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repository = join(here, "..", "..");
+const fixture = join(here, "fixtures", "crash-child.ts");
+
+/** Starts the fixture and resolves once it has begun its executions. */
+function startChild(place: StorePlace, applicationName: string, executionId: string) {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fixture, place.url, place.schema, applicationName, executionId],
+    { cwd: repository, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("READY")) resolve();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`child exited (${code}) early:\n${output}`)));
+  });
+  return { child, ready };
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.on("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+/** PostgreSQL notices a dead client when its socket closes; wait for its sessions to end. */
+async function sessionsGone(applicationName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { rows } = await client.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1",
+        [applicationName],
+      );
+      if (rows[0]?.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`sessions of ${applicationName} are still open`);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.each(storeTargets)("crash recovery on $name", ({ make }) => {
+  let target: StoreTarget;
+
+  beforeAll(() => {
+    target = make();
+  });
+
+  afterAll(async () => {
+    await target.cleanup();
+  });
+
+  it("turns an execution whose process was killed into an interrupted row on the next open", async () => {
+    const place = target.place();
+    const applicationName = `aintern-crash-${process.pid}-${Date.now()}`;
+    const { child, ready } = startChild(place, applicationName, "killed-1");
+    await ready;
+    await killed(child);
+    if (target.dialect === "postgres") await sessionsGone(applicationName);
+
+    const store = await place.open();
+    const entry = await store.audit.get("killed-1");
+    expect(entry).toMatchObject({
+      executionId: "killed-1",
+      toolName: "slow-tool",
+      status: AuditStatus.Interrupted,
+      errorCode: ToolErrorCode.Interrupted,
+      parameters: { путь: "/tmp/ü 😀", n: 3 },
+      batchId: "batch-crash",
+      userId: "user-crash",
+      conversationId: "conv-crash",
+      metadata: { why: "killed" },
+      wasApproved: false,
+    });
+    expect(entry?.errorMessage).toMatch(/stopped before it finished/);
+    expect(entry?.completedAt.getTime()).toBeGreaterThanOrEqual(entry?.startedAt.getTime() ?? 0);
+    expect(await store.audit.count({ batchId: "batch-crash", status: "interrupted" })).toBe(4);
+    // The execution that completed before the kill keeps its one, completed row.
+    expect(await store.audit.count({ executionId: "killed-1-done" })).toBe(1);
+    expect((await store.audit.get("killed-1-done"))?.status).toBe(AuditStatus.Completed);
+
+    // Recovery happens once: a second open finds nothing more.
+    expect(await store.audit.recoverInterrupted()).toBe(0);
+    await store.close();
+    const again = await place.open();
+    expect(await again.audit.count({ status: "interrupted" })).toBe(4);
+    await again.close();
+    if (target.dialect === "sqlite") {
+      const database = place.url.slice("sqlite:".length);
+      const journals = readdirSync(dirname(database)).filter((name) => name.includes("-inflight."));
+      expect(journals).toEqual([]);
+    }
+  });
+
+  it("leaves the executions of a store that is still open alone", async () => {
+    const place = target.place();
+    const running = await place.open();
+    const startedAt = new Date();
+    await running.audit.begin({ executionId: "live-1", toolName: "slow", startedAt });
+
+    const other = await place.open();
+    expect(await other.audit.recoverInterrupted()).toBe(0);
+    expect(await other.audit.get("live-1")).toBeUndefined();
+
+    await running.audit.complete({
+      executionId: "live-1",
+      toolName: "slow",
+      status: AuditStatus.Completed,
+      startedAt,
+      completedAt: new Date(),
+    });
+    expect(await other.audit.count({ executionId: "live-1" })).toBe(1);
+    expect((await other.audit.get("live-1"))?.status).toBe(AuditStatus.Completed);
+  });
+
+  it("recovers what a store closed with executions still in flight", async () => {
+    const place = target.place();
+    const first = await place.open();
+    await first.audit.begin({ executionId: "left-1", toolName: "slow", startedAt: new Date() });
+    await first.close();
+    const second = await place.open();
+    expect((await second.audit.get("left-1"))?.status).toBe(AuditStatus.Interrupted);
+  });
+});
+
+describe("crash recovery on postgres when a live store loses its lease", () => {
+  const target = storeTargets.find((item) => item.name === "postgres")?.make() as StoreTarget;
+
+  afterAll(async () => {
+    await target.cleanup();
+  });
+
+  it("lets the real outcome replace the interrupted row another store wrote", async () => {
+    const place = target.place();
+    const applicationName = `aintern-lease-${process.pid}-${Date.now()}`;
+    const running = await place.open({ applicationName });
+    const startedAt = new Date();
+    await running.audit.begin({ executionId: "lost-1", toolName: "slow", startedAt });
+
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+      [applicationName],
+    );
+    await admin.end();
+    await sessionsGone(applicationName);
+
+    const other = await place.open();
+    expect((await other.audit.get("lost-1"))?.status).toBe(AuditStatus.Interrupted);
+
+    await running.audit.complete({
+      executionId: "lost-1",
+      toolName: "slow",
+      status: AuditStatus.Completed,
+      startedAt,
+      completedAt: new Date(),
+    });
+    expect(await other.audit.count({ executionId: "lost-1" })).toBe(1);
+    expect((await other.audit.get("lost-1"))?.status).toBe(AuditStatus.Completed);
+  });
+});
+
+describe("a begin that cannot be recorded", () => {
+  const target = storeTargets.find((item) => item.name === "postgres")?.make() as StoreTarget;
+
+  afterAll(async () => {
+    await target.cleanup();
+  });
+
+  it("rejects and is not left in flight", async () => {
+    const place = target.place();
+    const store = await place.open();
+    await target.rawQuery(place, `DROP TABLE "${place.schema}".tool_executions_inflight`);
+    const startedAt = new Date();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      // The second attempt fails the same way, not with "already in flight".
+      await expect(
+        store.audit.begin({ executionId: "unrecorded", toolName: "t", startedAt }),
+      ).rejects.toThrow(/tool_executions_inflight/);
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import Database from "better-sqlite3";
+import { Kysely, Migrator, NO_MIGRATIONS, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreMigrationError } from "../../src/store/index.js";
+import { migrationTableNames, storeMigrations } from "../../src/store/store-migrations.js";
+import { postgresUrl, type StoreTarget, storeTargets } from "./store-targets.js";
+
+describe.each(storeTargets)("store migrations on $name", ({ make }) => {
+  let target: StoreTarget;
+
+  beforeAll(() => {
+    target = make();
+  });
+
+  afterAll(async () => {
+    await target.cleanup();
+  });
+
+  it("roll back to an empty database and up again", async () => {
+    const place = target.place();
+    const store = await place.open();
+    await store.close();
+    const dialect = target.dialect;
+    const sqlite =
+      dialect === "sqlite" ? new Database(place.url.slice("sqlite:".length)) : undefined;
+    // biome-ignore lint/suspicious/noExplicitAny: the migrator works on untyped tables.
+    const db = new Kysely<any>({
+      dialect:
+        sqlite !== undefined
+          ? new SqliteDialect({ database: sqlite })
+          : new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 1 }) }),
+    });
+    const targetInfo = { dialect, schema: place.schema } as const;
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => storeMigrations(targetInfo) },
+      ...migrationTableNames(targetInfo),
+      ...(dialect === "postgres" ? { migrationTableSchema: place.schema } : {}),
+    });
+    const down = await migrator.migrateTo(NO_MIGRATIONS);
+    expect(down.error).toBeUndefined();
+    expect(down.results?.map((result) => result.direction)).toEqual(["Down", "Down", "Down"]);
+    const tables =
+      dialect === "sqlite"
+        ? await db
+            .selectFrom("sqlite_master")
+            .select("name")
+            .where("name", "like", "agent_tools_tool_executions%")
+            .execute()
+        : await db
+            .selectFrom("information_schema.tables")
+            .select("table_name as name")
+            .where("table_schema", "=", place.schema)
+            .where("table_name", "like", "tool_executions%")
+            .execute();
+    expect(tables).toEqual([]);
+    const up = await migrator.migrateToLatest();
+    expect(up.error).toBeUndefined();
+    expect(up.results).toHaveLength(3);
+    await db.destroy();
+  });
+});
+
+describe("store migrations on a database they did not make", () => {
+  it("fail with StoreMigrationError naming the migration", async () => {
+    const target = storeTargets[0]?.make() as StoreTarget;
+    const place = target.place();
+    const store = await place.open({ schema: "scratch" });
+    await store.close();
+    const path = place.url.slice("sqlite:".length);
+    const sqlite = new Database(path);
+    sqlite.exec(`CREATE TABLE "agent_tools_tool_executions" (something TEXT)`);
+    sqlite.close();
+    const error = await place.open().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreMigrationError);
+    expect(error).toMatchObject({
+      code: "STORE_MIGRATION_FAILED",
+      migrationName: "2026_02_04_003_create_tool_executions",
+    });
+    expect((error as Error).message).toMatch(/already exists/);
+    // Nothing was half-applied: the whole run was one transaction, rolled back.
+    const rows = await target.rawQuery(
+      place,
+      "SELECT name FROM sqlite_master WHERE name LIKE 'agent_tools_kysely%'",
+    );
+    expect(rows).toEqual([]);
+    await target.cleanup();
+  });
+
+  it("wraps an error that names no migration", () => {
+    const error = new StoreMigrationError(undefined, "lock table is gone");
+    expect(error.message).toBe("Store migrations failed: lock table is gone");
+  });
+});
