@@ -5,6 +5,7 @@ export {
   type ApproveOptions,
   type ApproveWithModificationsOptions,
 } from "./approval-decision.js";
+export type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.js";
 export { type Clock, systemClock } from "./clock.js";
 export { detectToolCallFormat } from "./detect-tool-call-format.js";
 export { hashToolCallArguments } from "./hash-tool-call-arguments.js";
@@ -46,6 +47,11 @@ export type {
 export { type ToolCallOutcome, toolCallOutcome } from "./tool-call-outcome.js";
 export { ToolCallParseErrorCode } from "./tool-call-parse-error-code.js";
 export {
+  ToolCallProcessor,
+  type ToolCallProcessorConfig,
+  type ToolCallProcessorEvents,
+} from "./tool-call-processor.js";
+export {
   type ParameterLookup,
   ToolCallRequest,
   type ToolCallRequestInit,
@@ -58,4 +64,12 @@ export {
   isToolCallStatus,
   ToolCallStatus,
 } from "./tool-call-status.js";
+export {
+  interruptedCallMessage,
+  interruptRecord,
+  MemoryToolCallStore,
+  type StoredToolCall,
+  type ToolCallFilter,
+  type ToolCallStore,
+} from "./tool-call-store.js";
 export { canTransition, nextToolCallStatuses } from "./tool-call-transitions.js";

@@ -22,3 +22,8 @@ export {
   resolveWorkspacePath,
   tryResolveWorkspacePath,
 } from "./workspace-path.js";
+export {
+  readOptional as readOptionalParameter,
+  readParameter,
+  readRequired as readRequiredParameter,
+} from "./read-parameter.js";

@@ -1,0 +1,530 @@
+import {
+  ApprovalPolicy,
+  type PolicyCall,
+  type PolicyDecision,
+  RememberedPermissions,
+} from "../approval/index.js";
+import { ServiceContainer, type ServiceProvider, ToolExecutionContext } from "../context/index.js";
+import {
+  closestNames,
+  isJsonObject,
+  type JsonObject,
+  type Tool,
+  ToolErrorCode,
+  TypedEventEmitter,
+} from "../core/index.js";
+import {
+  canExecuteParallel,
+  maxParallelismForTier,
+  type ToolExecutionResult,
+  ToolExecutionStatus,
+  type ToolExecutor,
+} from "../execution/index.js";
+import { ToolValidationResult, ToolValidator } from "../validation/index.js";
+import { ApprovalDecision } from "./approval-decision.js";
+import type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.js";
+import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
+import type { ToolCallBatch } from "./tool-call-batch.js";
+import { ToolCallLifecycle, type ToolCallTransition } from "./tool-call-lifecycle.js";
+import type { ToolCallRequest } from "./tool-call-request.js";
+import { isTerminalToolCallStatus, ToolCallStatus } from "./tool-call-status.js";
+import { interruptedCallMessage, type ToolCallStore } from "./tool-call-store.js";
+
+/** Construction options of a {@link ToolCallProcessor}. */
+export interface ToolCallProcessorConfig {
+  /** Runs approved calls; its registry is where tools are looked up. */
+  readonly executor: ToolExecutor;
+  /** Asks a person about calls that need approval; without one, those calls are denied. */
+  readonly approvalHandler?: ApprovalHandler;
+  /** Default: `new ApprovalPolicy()` (Safe and Low run, Medium and up ask). */
+  readonly policy?: ApprovalPolicy;
+  /** Remembered approvals; default: in memory. Pass one backed by `store.permissions` to persist. */
+  readonly permissions?: RememberedPermissions;
+  /** Where lifecycles are kept across restarts (`store.calls`); default: not kept. */
+  readonly store?: ToolCallStore;
+  /** The conversation: session-scoped remembered approvals and stored calls belong to it. */
+  readonly sessionId?: string;
+  /** The workspace tools run in and path patterns are matched in. */
+  readonly workspacePath?: string;
+  /** Services handed to tools. */
+  readonly services?: ServiceProvider;
+  /** How long to wait for a person before the call is denied as timed out. Default 5 minutes. */
+  readonly approvalTimeoutMs?: number;
+  /** How many times one call may be asked (an edit that raises risk asks again). Default 3. */
+  readonly maxApprovalRounds?: number;
+  /** Size and depth limits of arguments; default `new ToolValidator()`. */
+  readonly validator?: ToolValidator;
+  /** Who approvals are recorded as coming from. */
+  readonly approver?: string;
+}
+
+/** The processor's events: one per lifecycle transition. */
+export interface ToolCallProcessorEvents {
+  transition: ToolCallTransition;
+}
+
+/** The outcome of asking: a decision to apply, or a cancellation. */
+type Asked =
+  | { kind: "decided"; decision: ApprovalDecision; parameters: JsonObject; risk: number }
+  | { kind: "cancelled" };
+
+/**
+ * Runs a model's batch of tool calls end to end (approvals issue): validation, the approval
+ * policy, remembered permissions, a person's approvals, execution through the
+ * {@link ToolExecutor}, and results on each call's {@link ToolCallLifecycle}. Feed the batch to
+ * `toProviderMessages` afterwards to answer the model.
+ *
+ * Every transition is emitted on `events` and, with a `store`, saved before the next step runs:
+ * a call is stored as Executing before its tool starts, so a crash leaves it to be marked
+ * interrupted; a call whose stored lifecycle is terminal is never executed again (the provider's
+ * call id is the idempotency key).
+ *
+ * @example
+ * ```ts
+ * const processor = new ToolCallProcessor({ executor, approvalHandler, workspacePath });
+ * const batch = parseToolCalls(response, { toolIds: registry.tools.map((t) => t.id) });
+ * await processor.process(batch);
+ * messages.push(...toProviderMessages(batch, "openai-chat"));
+ * ```
+ */
+export class ToolCallProcessor {
+  readonly events = new TypedEventEmitter<ToolCallProcessorEvents>();
+  readonly executor: ToolExecutor;
+  readonly policy: ApprovalPolicy;
+  readonly permissions: RememberedPermissions;
+  readonly sessionId: string;
+  readonly #config: ToolCallProcessorConfig;
+  readonly #validator: ToolValidator;
+  readonly #services: ServiceProvider;
+
+  constructor(config: ToolCallProcessorConfig) {
+    this.#config = config;
+    this.executor = config.executor;
+    this.policy = config.policy ?? new ApprovalPolicy();
+    this.permissions = config.permissions ?? new RememberedPermissions();
+    this.sessionId = config.sessionId ?? crypto.randomUUID();
+    this.#validator = config.validator ?? new ToolValidator();
+    this.#services = config.services ?? new ServiceContainer();
+  }
+
+  /**
+   * Processes every call of `batch` and resolves with the same batch, each call's lifecycle in a
+   * terminal state. Calls run in parallel when the batch is parallel and the license tier allows
+   * it; each call has its own decision, and denying one never drops or blocks the others.
+   * Aborting `signal` cancels what has not finished.
+   */
+  async process(batch: ToolCallBatch, signal?: AbortSignal): Promise<ToolCallBatch> {
+    const calls = [...batch.calls];
+    const tier = this.executor.license.currentTier;
+    const parallel = batch.isParallel && canExecuteParallel(tier);
+    const width = parallel ? Math.max(1, Math.min(calls.length, maxParallelismForTier(tier))) : 1;
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < calls.length) {
+        const request = calls[next++]!;
+        await this.#processCall(batch, request, signal);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(width, Math.max(1, calls.length)) }, worker));
+    return batch;
+  }
+
+  /** Calls stored as awaiting approval (for example, from before a restart). */
+  async pendingApprovals(): Promise<ToolCallLifecycle[]> {
+    const store = this.#config.store;
+    if (store === undefined) return [];
+    const stored = await store.list({ status: ToolCallStatus.AwaitingApproval });
+    return stored.map((s) => ToolCallLifecycle.fromRecord(s.record));
+  }
+
+  async #processCall(
+    batch: ToolCallBatch,
+    original: ToolCallRequest,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const callId = original.providerCallId ?? original.id;
+    const store = this.#config.store;
+    const stored = store === undefined ? undefined : await store.get(callId);
+    if (stored !== undefined && isTerminalToolCallStatus(stored.record.status)) {
+      // Idempotent: a call that already ended is answered from its record, never run again.
+      batch.setLifecycle(this.#track(ToolCallLifecycle.fromRecord(stored.record), callId, false));
+      return;
+    }
+
+    const tool = this.executor.registry.getTool(original.toolId);
+    const request = this.#assess(original, tool);
+    const lifecycle = this.#track(ToolCallLifecycle.forRequest(request), callId, true);
+    batch.setLifecycle(lifecycle);
+    const save = (): Promise<void> => this.#save(callId, lifecycle);
+
+    try {
+      if (isAborted(signal)) return lifecycle.cancel("The batch was cancelled");
+      lifecycle.startValidation();
+      const problem = this.#validationProblem(request, tool);
+      if (problem !== undefined || tool === undefined) {
+        lifecycle.failValidation(problem ?? "Unknown tool");
+        return;
+      }
+
+      const call = this.#policyCall(request, tool, request.parameters);
+      const verdict = await this.#verdict(call);
+      if (verdict.kind === "allow") {
+        lifecycle.approve(verdict.grant);
+      } else {
+        lifecycle.requestApproval();
+        await save();
+        if (verdict.kind === "deny") {
+          lifecycle.deny(ApprovalDecision.deny(verdict.reason).bindTo(request));
+          return;
+        }
+        const asked = await this.#ask(request, tool, verdict, signal);
+        if (asked.kind === "cancelled") return lifecycle.cancel("Approval was cancelled");
+        if (!asked.decision.approved) {
+          lifecycle.deny(asked.decision);
+          return;
+        }
+        lifecycle.approve(asked.decision);
+      }
+
+      if (isAborted(signal)) return lifecycle.cancel("The batch was cancelled");
+      lifecycle.startExecution();
+      await save();
+      const execution = await this.executor.execute(
+        tool.id,
+        this.#context(request, lifecycle.effectiveParameters, lifecycle),
+        signal,
+      );
+      this.#finishExecution(lifecycle, execution);
+    } catch (error) {
+      // A store or plug-in failure: end the call as failed rather than leave it hanging.
+      if (!lifecycle.isTerminal) {
+        if (lifecycle.status === ToolCallStatus.Validating) {
+          lifecycle.failValidation(`Could not process the call: ${errorText(error)}`);
+        } else if (lifecycle.status === ToolCallStatus.Executing) {
+          lifecycle.fail(`Could not process the call: ${errorText(error)}`, error);
+        } else {
+          lifecycle.cancel(`Could not process the call: ${errorText(error)}`);
+        }
+      }
+    } finally {
+      await save().catch(() => undefined);
+    }
+  }
+
+  /** The request with its effective risk and summary from the tool. */
+  #assess(request: ToolCallRequest, tool: Tool | undefined): ToolCallRequest {
+    if (tool === undefined || !isJsonObject(request.parameters)) return request;
+    try {
+      return request.withRiskAssessment({
+        riskLevel: tool.getEffectiveRiskLevel(request.parameters),
+        executionSummary: tool.getExecutionSummary(request.parameters),
+      });
+    } catch {
+      return request; // a tool whose assessment throws keeps the parser's (Medium) risk
+    }
+  }
+
+  /** Why the call cannot run as sent, for the model; undefined when it is valid. */
+  #validationProblem(request: ToolCallRequest, tool: Tool | undefined): string | undefined {
+    if (request.validationResult !== undefined && !request.validationResult.isValid) {
+      return request.validationResult.getErrorMessage();
+    }
+    if (tool === undefined) {
+      const ids = this.executor.registry.tools.map((t) => t.id);
+      const near = closestNames(request.toolId, ids);
+      const hint =
+        near.length === 0 ? "" : ` Did you mean ${near.map((n) => `'${n}'`).join(" or ")}?`;
+      return `Tool '${request.toolId}' not found.${hint} Available: ${ids.join(", ") || "none"}`;
+    }
+    return this.#validate(tool, request.parameters);
+  }
+
+  #validate(tool: Tool, parameters: unknown): string | undefined {
+    const limits = this.#validator.validateAgainstSchema(parameters, tool.inputSchema);
+    if (!limits.isValid) return limits.getErrorMessage();
+    const own = safeValidate(tool, parameters);
+    return own.isValid ? undefined : own.getErrorMessage();
+  }
+
+  #policyCall(request: ToolCallRequest, tool: Tool, parameters: JsonObject): PolicyCall {
+    return {
+      toolId: tool.id,
+      category: tool.category,
+      riskLevel: request.riskLevel,
+      parameters,
+      ...(this.#config.workspacePath === undefined
+        ? {}
+        : { workspacePath: this.#config.workspacePath }),
+    };
+  }
+
+  /** The policy's decision, with remembered permissions applied where the policy would ask. */
+  async #verdict(
+    call: PolicyCall,
+  ): Promise<
+    | { kind: "allow"; grant?: ApprovalDecision }
+    | { kind: "deny"; reason: string }
+    | (PolicyDecision & { kind: "ask" })
+  > {
+    const decision = this.policy.decide(call);
+    if (
+      decision.kind !== "ask" ||
+      decision.protectedPath === true ||
+      decision.warning !== undefined
+    ) {
+      return decision.kind === "allow" ? { kind: "allow" } : decision;
+    }
+    const grant = await this.permissions.find(call, this.sessionId);
+    if (grant === undefined) return decision;
+    return {
+      kind: "allow",
+      grant: new ApprovalDecision({ approved: true, reason: `Remembered permission ${grant.id}` }),
+    };
+  }
+
+  /**
+   * Asks the handler until it gives a usable answer: an approval whose (possibly edited)
+   * parameters are valid and no riskier than what was shown, or a denial. Gives up after
+   * `maxApprovalRounds` with a denial.
+   */
+  async #ask(
+    request: ToolCallRequest,
+    tool: Tool,
+    verdict: PolicyDecision & { kind: "ask" },
+    signal: AbortSignal | undefined,
+  ): Promise<Asked> {
+    const handler = this.#config.approvalHandler;
+    if (handler === undefined) {
+      return this.#decided(
+        ApprovalDecision.deny(
+          "No approval handler is configured, so calls that need approval are denied",
+        ).bindTo(request),
+        request,
+      );
+    }
+    const maxRounds = this.#config.maxApprovalRounds ?? 3;
+    let shown = request;
+    let previousProblem: string | undefined;
+    for (let round = 1; round <= maxRounds; round++) {
+      const details: ApprovalPromptDetails = {
+        reason: round === 1 ? verdict.reason : `Asked again: ${previousProblem}`,
+        riskLevel: shown.riskLevel,
+        round,
+        ...(verdict.warning === undefined ? {} : { warning: verdict.warning }),
+        ...(previousProblem === undefined ? {} : { previousProblem }),
+      };
+      const answer = await this.#requestDecision(handler, shown, details, signal);
+      if (answer === "cancelled") return { kind: "cancelled" };
+      const mismatch = answer.mismatch(shown);
+      if (mismatch !== undefined) {
+        return this.#decided(
+          ApprovalDecision.deny(`Approval refused: ${mismatch}`).bindTo(request),
+          request,
+        );
+      }
+      if (!answer.approved) return this.#decided(rebind(answer, request), request);
+
+      const edited = answer.modifiedParameters;
+      if (edited === undefined && shown === request) {
+        await this.#remember(answer, request, tool, request.parameters);
+        return this.#decided(rebind(answer, request), request);
+      }
+      const parameters = edited ?? shown.parameters;
+      const problem = this.#validate(tool, parameters);
+      const reassessed = this.#assess(request.withParameters(parameters), tool);
+      if (problem !== undefined) {
+        previousProblem = `the edited parameters are invalid: ${problem}`;
+        shown = reassessed;
+        continue;
+      }
+      if (reassessed.riskLevel > shown.riskLevel) {
+        previousProblem = `the edit raised the risk to ${reassessed.riskLevel}`;
+        shown = reassessed;
+        continue;
+      }
+      await this.#remember(answer, reassessed, tool, parameters);
+      return {
+        kind: "decided",
+        decision: new ApprovalDecision({
+          approved: true,
+          modifiedParameters: parameters,
+          ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+          rememberForSession: answer.rememberForSession,
+          rememberForTool: answer.rememberForTool,
+          ...(answer.rememberPattern === undefined
+            ? {}
+            : { rememberPattern: answer.rememberPattern }),
+          decidedAt: answer.decidedAt,
+          decisionDurationMs: answer.decisionDurationMs,
+          requestId: request.id,
+          argumentsHash: hashToolCallArguments(request.parameters),
+        }),
+        parameters,
+        risk: reassessed.riskLevel,
+      };
+    }
+    return this.#decided(
+      ApprovalDecision.deny(`Denied after ${maxRounds} approval rounds: ${previousProblem}`).bindTo(
+        request,
+      ),
+      request,
+    );
+  }
+
+  #decided(decision: ApprovalDecision, request: ToolCallRequest): Asked {
+    return { kind: "decided", decision, parameters: request.parameters, risk: request.riskLevel };
+  }
+
+  /** One prompt, bounded by the approval timeout and the signal; a throwing handler denies. */
+  async #requestDecision(
+    handler: ApprovalHandler,
+    request: ToolCallRequest,
+    details: ApprovalPromptDetails,
+    signal: AbortSignal | undefined,
+  ): Promise<ApprovalDecision | "cancelled"> {
+    if (signal?.aborted === true) return "cancelled";
+    const timeoutMs = this.#config.approvalTimeoutMs ?? 300_000;
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await new Promise<ApprovalDecision | "cancelled">((resolve) => {
+        timer = setTimeout(() => resolve(ApprovalDecision.timeout().bindTo(request)), timeoutMs);
+        controller.signal.addEventListener("abort", () => resolve("cancelled"), { once: true });
+        Promise.resolve()
+          .then(() => handler.requestApproval(request, controller.signal, details))
+          .then(
+            (decision) =>
+              resolve(
+                decision instanceof ApprovalDecision
+                  ? decision
+                  : ApprovalDecision.deny("The approval handler returned no decision").bindTo(
+                      request,
+                    ),
+              ),
+            (error: unknown) =>
+              resolve(
+                ApprovalDecision.deny(`The approval handler failed: ${errorText(error)}`).bindTo(
+                  request,
+                ),
+              ),
+          );
+      });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      controller.abort(); // tells a handler still prompting that the answer is no longer needed
+    }
+  }
+
+  async #remember(
+    decision: ApprovalDecision,
+    request: ToolCallRequest,
+    tool: Tool,
+    parameters: JsonObject,
+  ) {
+    if (!decision.rememberForSession && !decision.rememberForTool) return;
+    await this.permissions.remember({
+      call: this.#policyCall(request, tool, parameters),
+      sessionId: this.sessionId,
+      rememberForSession: decision.rememberForSession,
+      rememberForTool: decision.rememberForTool,
+      ...(decision.rememberPattern === undefined
+        ? {}
+        : { rememberPattern: decision.rememberPattern }),
+      ...(this.#config.approver === undefined ? {} : { grantedBy: this.#config.approver }),
+    });
+  }
+
+  #context(
+    request: ToolCallRequest,
+    parameters: JsonObject,
+    lifecycle: ToolCallLifecycle,
+  ): ToolExecutionContext {
+    const decision = lifecycle.approvalDecision;
+    return new ToolExecutionContext({
+      services: this.#services,
+      executionId: crypto.randomUUID(),
+      sessionId: this.sessionId,
+      toolId: request.toolId,
+      ...(request.providerCallId === undefined ? {} : { toolCallId: request.providerCallId }),
+      ...(this.#config.workspacePath === undefined
+        ? {}
+        : { workspacePath: this.#config.workspacePath }),
+      parameters: request.parameters,
+      ...(parameters === request.parameters ? {} : { modifiedParameters: parameters }),
+      isApproved: true,
+      approval: {
+        automatic: decision === undefined || lifecycle.wasAutoApproved,
+        ...(decision?.decidedAt === undefined ? {} : { decidedAt: decision.decidedAt }),
+        ...(this.#config.approver === undefined ? {} : { approvedBy: this.#config.approver }),
+      },
+    });
+  }
+
+  #finishExecution(lifecycle: ToolCallLifecycle, execution: ToolExecutionResult): void {
+    switch (execution.status) {
+      case ToolExecutionStatus.Completed:
+        lifecycle.complete(execution.result);
+        return;
+      case ToolExecutionStatus.Timeout:
+        lifecycle.timeout();
+        return;
+      case ToolExecutionStatus.Cancelled:
+        lifecycle.cancel(execution.errorMessage);
+        return;
+      case ToolExecutionStatus.Failed:
+        // A failure the tool reported is a completed call with a failed result; a failure of the
+        // pipeline around it (not found, over the concurrency limit, a throw) fails the call.
+        if (
+          execution.errorCode !== ToolErrorCode.ToolNotFound &&
+          execution.errorCode !== ToolErrorCode.ConcurrencyLimit
+        ) {
+          lifecycle.complete(execution.result);
+          return;
+        }
+        lifecycle.fail(execution.errorMessage ?? "Execution failed");
+        return;
+      default:
+        lifecycle.fail(execution.errorMessage ?? `Execution ended with status ${execution.status}`);
+    }
+  }
+
+  #track(lifecycle: ToolCallLifecycle, _callId: string, emit: boolean): ToolCallLifecycle {
+    if (emit) lifecycle.onTransition((event) => this.events.emit("transition", event));
+    return lifecycle;
+  }
+
+  async #save(callId: string, lifecycle: ToolCallLifecycle): Promise<void> {
+    await this.#config.store?.save({
+      callId,
+      sessionId: this.sessionId,
+      record: lifecycle.toRecord(),
+    });
+  }
+}
+
+/** A function, not an inline check: TypeScript would keep a narrowing of `aborted` across awaits. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function rebind(decision: ApprovalDecision, request: ToolCallRequest): ApprovalDecision {
+  return decision.requestId === undefined ? decision.bindTo(request) : decision;
+}
+
+function safeValidate(tool: Tool, parameters: unknown): ToolValidationResult {
+  try {
+    return tool.validate(parameters);
+  } catch (error) {
+    return ToolValidationResult.invalidValue(
+      "(root)",
+      `The tool's validation failed: ${errorText(error)}`,
+    );
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,21 @@
+/**
+ * aintern: the runtime for the tools that LLM agents call.
+ *
+ * define -> register -> advertise -> parse -> validate -> decide -> execute -> record -> answer
+ *
+ * Each folder's `index.ts` lists its exports explicitly; the root gathers them. Test helpers
+ * (`MockTool`) live in the `aintern/testing` subpath.
+ *
+ * @packageDocumentation
+ */
+export * from "./core/index.js";
+export * from "./schema/index.js";
+export * from "./validation/index.js";
+export * from "./context/index.js";
+export * from "./result/index.js";
+export * from "./tools/index.js";
+export * from "./registry/index.js";
+export * from "./sandbox/index.js";
+export * from "./execution/index.js";
+export * from "./store/index.js";
+export * from "./telemetry/index.js";
