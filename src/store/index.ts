@@ -17,8 +17,10 @@ export {
 } from "./audit-status.js";
 export { InvalidAuditQueryError } from "./invalid-audit-query-error.js";
 export { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
+export { InvalidPermissionGrantError } from "./invalid-permission-grant-error.js";
 export { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 export { ACCEPTED_STORE_URLS, InvalidStoreUrlError } from "./invalid-store-url-error.js";
+export { InvalidToolCallError } from "./invalid-tool-call-error.js";
 export {
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_POOL_SIZE,
@@ -32,8 +34,13 @@ export { StoreOpenError } from "./store-open-error.js";
 export {
   DEFAULT_STORE_SCHEMA,
   sqliteTableName,
+  storeIndexName,
+  TOOL_CALLS_INDEXES,
+  TOOL_CALLS_TABLE,
   TOOL_EXECUTIONS_INDEXES,
   TOOL_EXECUTIONS_INFLIGHT_TABLE,
   TOOL_EXECUTIONS_TABLE,
+  TOOL_PERMISSIONS_INDEXES,
+  TOOL_PERMISSIONS_TABLE,
   toolExecutionsIndexName,
 } from "./table-names.js";

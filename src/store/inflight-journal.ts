@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { InflightExecution } from "./audit-row.js";
+import { processExists } from "./process-exists.js";
 
 /** Past this size the journal is emptied as soon as nothing is in flight. */
 const TRUNCATE_BYTES = 64 * 1024;
@@ -199,16 +200,6 @@ function fromJournalLine(line: string): InflightExecution | undefined {
     sandboxId: text(9),
     metadataJson: text(10),
   };
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function removeFile(path: string): void {

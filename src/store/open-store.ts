@@ -4,11 +4,16 @@ import Database from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { AuditLogBase } from "./audit-log-base.js";
+import type { CallOwnership } from "./call-ownership.js";
 import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 import { migrateStore } from "./migrate-store.js";
 import { PostgresAuditLog } from "./postgres-audit-log.js";
+import { postgresCallOwnership } from "./postgres-call-ownership.js";
 import { PostgresLease } from "./postgres-lease.js";
+import { SqlPermissionStore } from "./sql-permission-store.js";
+import { SqlToolCallStore } from "./sql-tool-call-store.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
+import { sqliteCallOwnership } from "./sqlite-call-ownership.js";
 import type { Store, StoreDialect } from "./store.js";
 import { StoreOpenError } from "./store-open-error.js";
 import { StoreState } from "./store-state.js";
@@ -39,8 +44,9 @@ export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /**
- * Opens a store, migrates it to the latest schema, and turns executions left in flight by dead
- * processes into `interrupted` audit rows.
+ * Opens a store, migrates it to the latest schema, turns executions left in flight by dead
+ * processes into `interrupted` audit rows, and then fails the calls those processes left
+ * `Executing` (`calls.markInterrupted()`).
  *
  * @param url `sqlite:<file>` (relative or absolute; the folder is created), `sqlite::memory:`,
  *   or a `postgres://` / `postgresql://` connection string.
@@ -102,15 +108,17 @@ async function openSqlite(
   try {
     await migrateStore(kysely, { dialect: "sqlite", schema }, database);
     const state = new StoreState();
+    const tables = kysely.withPlugin(new TablePrefixPlugin(schema, STORE_TABLES));
     const audit = new SqliteAuditLog({
       database,
-      kysely: kysely.withPlugin(new TablePrefixPlugin(schema, STORE_TABLES)),
+      kysely: tables,
       schema,
       databasePath: memory ? undefined : path,
       state,
     });
     await audit.recoverInterrupted();
-    return new OpenStore("sqlite", schema, state, audit, async () => {
+    const parts = await openParts(tables, "sqlite", state, sqliteCallOwnership());
+    return new OpenStore("sqlite", schema, state, audit, parts, async () => {
       await kysely.destroy();
     });
   } catch (error) {
@@ -142,16 +150,13 @@ async function openPostgres(
     }
     await migrateStore(kysely, { dialect: "postgres", schema });
     const state = new StoreState();
-    const audit = new PostgresAuditLog({
-      pool,
-      kysely: kysely.withSchema(schema),
-      schema,
-      lease,
-      state,
-    });
+    const tables = kysely.withSchema(schema);
+    const audit = new PostgresAuditLog({ pool, kysely: tables, schema, lease, state });
     await audit.recoverInterrupted();
+    const ownership = postgresCallOwnership(kysely, lease);
+    const parts = await openParts(tables, "postgres", state, ownership);
     const held = lease;
-    return new OpenStore("postgres", schema, state, audit, async () => {
+    return new OpenStore("postgres", schema, state, audit, parts, async () => {
       await kysely.destroy();
       await held.release();
     });
@@ -162,10 +167,35 @@ async function openPostgres(
   }
 }
 
+/** The parts beside the audit log. */
+interface StoreParts {
+  readonly permissions: SqlPermissionStore;
+  readonly calls: SqlToolCallStore;
+}
+
+/** Makes the permission and call stores and fails the calls that dead processes left executing. */
+async function openParts(
+  tables: Kysely<StoreTables>,
+  dialect: StoreDialect,
+  state: StoreState,
+  ownership: CallOwnership,
+): Promise<StoreParts> {
+  const calls = new SqlToolCallStore({ db: tables, dialect, state, ownership });
+  try {
+    await calls.markInterrupted();
+  } catch (error) {
+    calls.close();
+    throw error;
+  }
+  return { permissions: new SqlPermissionStore(tables, dialect, state), calls };
+}
+
 class OpenStore implements Store {
   readonly dialect: StoreDialect;
   readonly schema: string;
   readonly audit: AuditLogBase;
+  readonly permissions: SqlPermissionStore;
+  readonly calls: SqlToolCallStore;
   readonly #state: StoreState;
   readonly #shutdown: () => Promise<void>;
   #closing: Promise<void> | undefined;
@@ -175,12 +205,15 @@ class OpenStore implements Store {
     schema: string,
     state: StoreState,
     audit: AuditLogBase,
+    parts: StoreParts,
     shutdown: () => Promise<void>,
   ) {
     this.dialect = dialect;
     this.schema = schema;
     this.#state = state;
     this.audit = audit;
+    this.permissions = parts.permissions;
+    this.calls = parts.calls;
     this.#shutdown = shutdown;
   }
 
@@ -195,6 +228,7 @@ class OpenStore implements Store {
 
   async #close(): Promise<void> {
     this.#state.markClosed();
+    this.calls.close();
     try {
       await this.audit.close();
     } finally {

@@ -4,9 +4,14 @@ import {
   MIGRATION_TABLE,
   STORE_TABLES,
   sqliteTableName,
+  storeIndexName,
+  TOOL_CALLS_INDEXES,
+  TOOL_CALLS_TABLE,
   TOOL_EXECUTIONS_INDEXES,
   TOOL_EXECUTIONS_INFLIGHT_TABLE,
   TOOL_EXECUTIONS_TABLE,
+  TOOL_PERMISSIONS_INDEXES,
+  TOOL_PERMISSIONS_TABLE,
   toolExecutionsIndexName,
 } from "./table-names.js";
 import { TablePrefixPlugin } from "./table-prefix-plugin.js";
@@ -147,14 +152,88 @@ const createInflight: (target: MigrationTarget) => Migration = (target) => ({
 });
 
 /**
- * Every migration of the store, by name; Kysely runs them in name order. Later stores
- * (permissions, call lifecycle) add theirs here with later names.
+ * Remembered `tool`-scoped approvals (approvals issue). Times as in the audit table; `tool_key`
+ * is the lowercased tool id that lookups compare, indexed.
+ */
+const createToolPermissions: (target: MigrationTarget) => Migration = (target) => ({
+  async up(db) {
+    const time = target.dialect === "postgres" ? "timestamptz" : "text";
+    const schema = scoped(db, target).schema;
+    await schema
+      .createTable(TOOL_PERMISSIONS_TABLE)
+      .addColumn("id", "text", (column) => column.primaryKey().notNull())
+      .addColumn("tool_id", "text", (column) => column.notNull())
+      .addColumn("tool_key", "text", (column) => column.notNull())
+      .addColumn("scope", "text", (column) => column.notNull())
+      .addColumn("session_id", "text")
+      .addColumn("pattern", "text")
+      .addColumn("pattern_kind", "text")
+      .addColumn("max_risk_level", "integer", (column) => column.notNull())
+      .addColumn("workspace_path", "text")
+      .addColumn("created_at", time, (column) => column.notNull())
+      .addColumn("expires_at", time)
+      .addColumn("granted_by", "text")
+      .execute();
+    for (const column of TOOL_PERMISSIONS_INDEXES) {
+      await schema
+        .createIndex(storeIndexName(target.dialect, target.schema, TOOL_PERMISSIONS_TABLE, column))
+        .on(TOOL_PERMISSIONS_TABLE)
+        .column(column)
+        .execute();
+    }
+  },
+  async down(db) {
+    await scoped(db, target).schema.dropTable(TOOL_PERMISSIONS_TABLE).execute();
+  },
+});
+
+/**
+ * The lifecycle record of each tool call (approvals issue), keyed by the provider's call id. The
+ * record is JSON text (like the audit table's JSON); `status` repeats its status for filtering;
+ * `owner` names the store that saved an `Executing` call, so that only calls of dead processes
+ * are interrupted; `seq` is the save order (PostgreSQL: an identity column; SQLite: max + 1 under
+ * the write lock).
+ */
+const createToolCalls: (target: MigrationTarget) => Migration = (target) => ({
+  async up(db) {
+    const pg = target.dialect === "postgres";
+    const schema = scoped(db, target).schema;
+    await schema
+      .createTable(TOOL_CALLS_TABLE)
+      .addColumn("call_id", "text", (column) => column.primaryKey().notNull())
+      .addColumn("session_id", "text")
+      .addColumn("status", "text", (column) => column.notNull())
+      .addColumn("record_json", "text", (column) => column.notNull())
+      .addColumn("updated_at", pg ? "timestamptz" : "text", (column) => column.notNull())
+      .addColumn("owner", "text")
+      .addColumn("seq", pg ? "bigint" : "integer", (column) =>
+        pg ? column.notNull().generatedByDefaultAsIdentity() : column.notNull(),
+      )
+      .execute();
+    for (const column of TOOL_CALLS_INDEXES) {
+      await schema
+        .createIndex(storeIndexName(target.dialect, target.schema, TOOL_CALLS_TABLE, column))
+        .on(TOOL_CALLS_TABLE)
+        .column(column)
+        .execute();
+    }
+  },
+  async down(db) {
+    await scoped(db, target).schema.dropTable(TOOL_CALLS_TABLE).execute();
+  },
+});
+
+/**
+ * Every migration of the store, by name; Kysely runs them in name order. New tables and columns
+ * come as new migrations with later names; a published migration is never edited.
  */
 export function storeMigrations(target: MigrationTarget): Record<string, Migration> {
   return {
     "2026_02_04_003_create_tool_executions": createToolExecutions(target),
     "2026_02_05_001_add_tool_executions_outcome_columns": addOutcomeColumns(target),
     "2026_02_05_002_create_tool_executions_inflight": createInflight(target),
+    "2026_11_25_001_create_tool_permissions": createToolPermissions(target),
+    "2026_11_25_002_create_tool_calls": createToolCalls(target),
   };
 }
 

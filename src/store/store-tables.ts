@@ -1,3 +1,5 @@
+import type { Generated } from "kysely";
+
 /** The audit table as Kysely sees it (values as either driver returns them). */
 export interface ToolExecutionsTable {
   id: string;
@@ -23,7 +25,41 @@ export interface ToolExecutionsTable {
   was_cancelled: boolean | number;
 }
 
+/** `tool_permissions`: one remembered `tool`-scoped grant per row. */
+export interface ToolPermissionsTable {
+  id: string;
+  tool_id: string;
+  /** `tool_id` lowercased, what lookups by tool compare (indexed). */
+  tool_key: string;
+  scope: string;
+  session_id: string | null;
+  pattern: string | null;
+  pattern_kind: string | null;
+  max_risk_level: number;
+  workspace_path: string | null;
+  created_at: Date | string;
+  expires_at: Date | string | null;
+  granted_by: string | null;
+}
+
+/** `tool_calls`: the lifecycle record of one call, keyed by the provider's call id. */
+export interface ToolCallsTable {
+  call_id: string;
+  session_id: string | null;
+  /** The record's `status`, a `ToolCallStatus` value. */
+  status: string;
+  /** The whole `ToolCallLifecycleRecord` as JSON text. */
+  record_json: string;
+  updated_at: Date | string;
+  /** The store that saved the call while it was `Executing` (see the call store); else null. */
+  owner: string | null;
+  /** Save order: every save takes a higher number, so "newest first" is `seq` descending. */
+  seq: Generated<number | string>;
+}
+
 /** The store's tables under their logical names (see `table-names.ts` for the physical ones). */
 export interface StoreTables {
   tool_executions: ToolExecutionsTable;
+  tool_permissions: ToolPermissionsTable;
+  tool_calls: ToolCallsTable;
 }

@@ -1,3 +1,5 @@
+import type { PermissionStore } from "../approval/index.js";
+import type { ToolCallStore } from "../calls/index.js";
 import type { AuditLog } from "./audit-log.js";
 
 /** The databases a store runs on. */
@@ -5,8 +7,8 @@ export type StoreDialect = "sqlite" | "postgres";
 
 /**
  * An open store: the persistent parts of aintern sharing one database connection (SQLite) or
- * pool (PostgreSQL). Made by `openStore`; it grows a part per concern (the audit log now,
- * remembered permissions and call lifecycles later), each migrated by the same `openStore`.
+ * pool (PostgreSQL). Made by `openStore`, which migrates every part: the audit log, remembered
+ * permissions and call lifecycles.
  *
  * Every part throws `StoreClosedError` once `close()` has been called.
  */
@@ -16,11 +18,23 @@ export interface Store {
   readonly schema: string;
   /** The audit trail of tool executions. */
   readonly audit: AuditLog;
+  /**
+   * Remembered `tool`-scoped approvals (`tool_permissions`): pass it as the `store` of
+   * `RememberedPermissions`. Keeps only `scope: "tool"` grants, never Critical ones.
+   */
+  readonly permissions: PermissionStore;
+  /**
+   * Each tool call's lifecycle record (`tool_calls`), keyed by the provider's call id: pass it to
+   * the `ToolCallProcessor`. Calls left `Executing` by a process that died are failed as
+   * interrupted on the next open; those of live stores on the same database are left alone.
+   */
+  readonly calls: ToolCallStore;
   /** Whether `close()` has been called. */
   readonly closed: boolean;
   /**
    * Waits for pending audit rows to be committed, then closes the database. Executions begun
-   * and not completed stay as evidence and become `interrupted` rows on the next open.
+   * and not completed stay as evidence and become `interrupted` rows on the next open; calls
+   * saved as `Executing` become `Failed` (interrupted) the same way.
    * Calling it again does nothing.
    */
   close(): Promise<void>;

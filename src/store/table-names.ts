@@ -18,6 +18,15 @@ export const TOOL_EXECUTIONS_TABLE = "tool_executions";
  */
 export const TOOL_EXECUTIONS_INFLIGHT_TABLE = "tool_executions_inflight";
 
+/**
+ * Remembered `tool`-scoped approvals (approvals issue, `RememberForTool`), one row per grant.
+ * Session grants are held in memory and never stored.
+ */
+export const TOOL_PERMISSIONS_TABLE = "tool_permissions";
+
+/** The lifecycle record of each tool call, keyed by the provider's call id (approvals issue). */
+export const TOOL_CALLS_TABLE = "tool_calls";
+
 /** Kysely's migration bookkeeping tables, kept beside the store's own. */
 export const MIGRATION_TABLE = "kysely_migration";
 /** Kysely's migration lock table. */
@@ -27,6 +36,8 @@ export const MIGRATION_LOCK_TABLE = "kysely_migration_lock";
 export const STORE_TABLES: readonly string[] = Object.freeze([
   TOOL_EXECUTIONS_TABLE,
   TOOL_EXECUTIONS_INFLIGHT_TABLE,
+  TOOL_PERMISSIONS_TABLE,
+  TOOL_CALLS_TABLE,
 ]);
 
 /** The five indexed columns of the audit table, with the order the spec gives each index. */
@@ -50,6 +61,21 @@ export function sqliteTableName(schema: string, table: string): string {
 }
 
 /**
+ * The name of the index on `column` of a store table. PostgreSQL uses `IX_<table>_<column>`
+ * (unique within the schema); SQLite index names are global to the file, so they carry the
+ * physical table name (`IX_agent_tools_tool_calls_status`).
+ */
+export function storeIndexName(
+  dialect: "sqlite" | "postgres",
+  schema: string,
+  table: string,
+  column: string,
+): string {
+  const physical = dialect === "sqlite" ? sqliteTableName(schema, table) : table;
+  return `IX_${physical}_${column}`;
+}
+
+/**
  * The name of the index on `column` of the audit table. PostgreSQL keeps the spec's name
  * (`IX_tool_executions_execution_id`, unique within the schema); SQLite index names are global
  * to the file, so they carry the physical table name (`IX_agent_tools_tool_executions_execution_id`).
@@ -59,10 +85,20 @@ export function toolExecutionsIndexName(
   schema: string,
   column: string,
 ): string {
-  const table =
-    dialect === "sqlite" ? sqliteTableName(schema, TOOL_EXECUTIONS_TABLE) : TOOL_EXECUTIONS_TABLE;
-  return `IX_${table}_${column}`;
+  return storeIndexName(dialect, schema, TOOL_EXECUTIONS_TABLE, column);
 }
+
+/**
+ * The indexed columns of `tool_permissions`: `tool_key`, the lowercased tool id that lookups by
+ * tool compare (tool ids match case-insensitively, as in `MemoryPermissionStore`).
+ */
+export const TOOL_PERMISSIONS_INDEXES: readonly string[] = Object.freeze(["tool_key"]);
+
+/**
+ * The indexed columns of `tool_calls`: the two filters of `calls.list`, and `seq`, the save
+ * order that "newest first" follows.
+ */
+export const TOOL_CALLS_INDEXES: readonly string[] = Object.freeze(["status", "session_id", "seq"]);
 
 const schemaPattern = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
 

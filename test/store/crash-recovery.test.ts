@@ -1,62 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolErrorCode } from "../../src/core/index.js";
 import { AuditStatus } from "../../src/store/index.js";
+import { killed, sessionsGone, startChild } from "./crash-helpers.js";
 import { postgresUrl, type StorePlace, type StoreTarget, storeTargets } from "./store-targets.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repository = join(here, "..", "..");
-const fixture = join(here, "fixtures", "crash-child.ts");
-
-/** Starts the fixture and resolves once it has begun its executions. */
-function startChild(place: StorePlace, applicationName: string, executionId: string) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", fixture, place.url, place.schema, applicationName, executionId],
-    { cwd: repository, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("READY")) resolve();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on("exit", (code) => reject(new Error(`child exited (${code}) early:\n${output}`)));
-  });
-  return { child, ready };
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.on("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
-
-/** PostgreSQL notices a dead client when its socket closes; wait for its sessions to end. */
-async function sessionsGone(applicationName: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const { rows } = await client.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1",
-        [applicationName],
-      );
-      if (rows[0]?.n === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`sessions of ${applicationName} are still open`);
-  } finally {
-    await client.end();
-  }
+/** Starts the audit fixture and resolves once it has begun its executions. */
+function startAuditChild(place: StorePlace, applicationName: string, executionId: string) {
+  return startChild("crash-child.ts", [place.url, place.schema, applicationName, executionId]);
 }
 
 describe.each(storeTargets)("crash recovery on $name", ({ make }) => {
@@ -73,7 +26,7 @@ describe.each(storeTargets)("crash recovery on $name", ({ make }) => {
   it("turns an execution whose process was killed into an interrupted row on the next open", async () => {
     const place = target.place();
     const applicationName = `aintern-crash-${process.pid}-${Date.now()}`;
-    const { child, ready } = startChild(place, applicationName, "killed-1");
+    const { child, ready } = startAuditChild(place, applicationName, "killed-1");
     await ready;
     await killed(child);
     if (target.dialect === "postgres") await sessionsGone(applicationName);

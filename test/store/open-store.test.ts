@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AinternError } from "../../src/core/index.js";
+import { ToolCallStatus } from "../../src/calls/index.js";
+import { AinternError, RiskLevel } from "../../src/core/index.js";
 import {
   AuditStatus,
   InvalidStoreOptionsError,
@@ -11,10 +12,16 @@ import {
   StoreClosedError,
   StoreOpenError,
   sqliteTableName,
+  storeIndexName,
+  TOOL_CALLS_INDEXES,
+  TOOL_CALLS_TABLE,
   TOOL_EXECUTIONS_INDEXES,
   TOOL_EXECUTIONS_TABLE,
+  TOOL_PERMISSIONS_INDEXES,
+  TOOL_PERMISSIONS_TABLE,
   toolExecutionsIndexName,
 } from "../../src/store/index.js";
+import { toolCallRecord } from "./fixtures/tool-call-records.js";
 import { type StoreTarget, storeTargets } from "./store-targets.js";
 
 const startedAt = new Date(Date.UTC(2026, 1, 4));
@@ -153,6 +160,116 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       "2026_02_04_003_create_tool_executions",
       "2026_02_05_001_add_tool_executions_outcome_columns",
       "2026_02_05_002_create_tool_executions_inflight",
+      "2026_11_25_001_create_tool_permissions",
+      "2026_11_25_002_create_tool_calls",
+    ]);
+  });
+
+  it("keeps permissions and calls across reopens: migrating again applies nothing and loses nothing", async () => {
+    const place = target.place();
+    const first = await place.open();
+    await first.permissions.add({
+      id: "g-1",
+      toolId: "t",
+      scope: "tool",
+      maxRiskLevel: RiskLevel.Low,
+      createdAt: startedAt,
+    });
+    await first.calls.save({
+      callId: "c-1",
+      record: toolCallRecord("c-1", ToolCallStatus.Approved),
+    });
+    await first.close();
+    for (let round = 0; round < 2; round++) {
+      const again = await place.open();
+      expect((await again.permissions.list()).map((grant) => grant.id)).toEqual(["g-1"]);
+      expect((await again.calls.get("c-1"))?.record.status).toBe(ToolCallStatus.Approved);
+      await again.close();
+    }
+  });
+
+  it("creates tool_permissions and tool_calls under their mapped names with their indexes", async () => {
+    const place = target.place();
+    const store = await place.open();
+    await store.close();
+    const expected = [
+      ...TOOL_CALLS_INDEXES.map((column) => [TOOL_CALLS_TABLE, column] as const),
+      ...TOOL_PERMISSIONS_INDEXES.map((column) => [TOOL_PERMISSIONS_TABLE, column] as const),
+    ];
+    if (target.dialect === "sqlite") {
+      const tables = await target.rawQuery(
+        place,
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?) ORDER BY name",
+        [
+          sqliteTableName("agent_tools", TOOL_CALLS_TABLE),
+          sqliteTableName("agent_tools", TOOL_PERMISSIONS_TABLE),
+        ],
+      );
+      expect(tables.map((row) => row.name)).toEqual([
+        "agent_tools_tool_calls",
+        "agent_tools_tool_permissions",
+      ]);
+      const indexes = await target.rawQuery(
+        place,
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN (?, ?) AND sql IS NOT NULL ORDER BY name",
+        ["agent_tools_tool_calls", "agent_tools_tool_permissions"],
+      );
+      expect(indexes.map((row) => row.name)).toEqual(
+        expected
+          .map(([table, column]) => storeIndexName("sqlite", "agent_tools", table, column))
+          .sort(),
+      );
+      expect(indexes.map((row) => row.name)).toContain("IX_agent_tools_tool_permissions_tool_key");
+    } else {
+      const indexes = await target.rawQuery(
+        place,
+        "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename IN ($2, $3) AND indexname LIKE 'IX_%' ORDER BY indexname",
+        [place.schema, TOOL_CALLS_TABLE, TOOL_PERMISSIONS_TABLE],
+      );
+      expect(indexes.map((row) => row.indexname)).toEqual([
+        "IX_tool_calls_seq",
+        "IX_tool_calls_session_id",
+        "IX_tool_calls_status",
+        "IX_tool_permissions_tool_key",
+      ]);
+    }
+    const columns = async (table: string) =>
+      target.dialect === "sqlite"
+        ? (
+            await target.rawQuery(
+              place,
+              `PRAGMA table_info("${sqliteTableName("agent_tools", table)}")`,
+            )
+          ).map((row) => row.name)
+        : (
+            await target.rawQuery(
+              place,
+              "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position",
+              [place.schema, table],
+            )
+          ).map((row) => row.column_name);
+    expect(await columns(TOOL_PERMISSIONS_TABLE)).toEqual([
+      "id",
+      "tool_id",
+      "tool_key",
+      "scope",
+      "session_id",
+      "pattern",
+      "pattern_kind",
+      "max_risk_level",
+      "workspace_path",
+      "created_at",
+      "expires_at",
+      "granted_by",
+    ]);
+    expect(await columns(TOOL_CALLS_TABLE)).toEqual([
+      "call_id",
+      "session_id",
+      "status",
+      "record_json",
+      "updated_at",
+      "owner",
+      "seq",
     ]);
   });
 
@@ -270,7 +387,9 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       expect(tables.map((row) => row.name)).toEqual([
         "audit_b_kysely_migration",
         "audit_b_kysely_migration_lock",
+        "audit_b_tool_calls",
         "audit_b_tool_executions",
+        "audit_b_tool_permissions",
       ]);
     }
   });

@@ -40,24 +40,24 @@ describe.each(storeTargets)("store migrations on $name", ({ make }) => {
     });
     const down = await migrator.migrateTo(NO_MIGRATIONS);
     expect(down.error).toBeUndefined();
-    expect(down.results?.map((result) => result.direction)).toEqual(["Down", "Down", "Down"]);
+    expect(down.results?.map((result) => result.direction)).toEqual(Array(5).fill("Down"));
     const tables =
       dialect === "sqlite"
         ? await db
             .selectFrom("sqlite_master")
             .select("name")
-            .where("name", "like", "agent_tools_tool_executions%")
+            .where("name", "like", "agent_tools_tool_%")
             .execute()
         : await db
             .selectFrom("information_schema.tables")
             .select("table_name as name")
             .where("table_schema", "=", place.schema)
-            .where("table_name", "like", "tool_executions%")
+            .where("table_name", "like", "tool_%")
             .execute();
     expect(tables).toEqual([]);
     const up = await migrator.migrateToLatest();
     expect(up.error).toBeUndefined();
-    expect(up.results).toHaveLength(3);
+    expect(up.results).toHaveLength(5);
     await db.destroy();
   });
 });
