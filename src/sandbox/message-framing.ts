@@ -1,0 +1,180 @@
+/** The most bytes and nesting depth one message between the processes may have. */
+export interface MessageLimits {
+  /** The most bytes of a message's UTF-8 JSON text. */
+  readonly maxMessageBytes: number;
+  /**
+   * The most levels of nested arrays and objects in a message, its envelope included. `Infinity`
+   * skips the check (for messages from the host, which the worker trusts).
+   */
+  readonly maxMessageDepth: number;
+}
+
+/** Which limit a message broke: its size, its depth, or it was not JSON at all. */
+export type MessageViolationKind = "size" | "depth" | "json";
+
+/** A message that breaks the {@link MessageLimits} or is not JSON. Internal to the folder. */
+export class MessageViolation extends Error {
+  readonly kind: MessageViolationKind;
+  /** The size the message announced or had, in bytes. */
+  readonly bytes: number;
+
+  constructor(kind: MessageViolationKind, bytes: number, message: string) {
+    super(message);
+    this.name = "MessageViolation";
+    this.kind = kind;
+    this.bytes = bytes;
+  }
+}
+
+const headerBytes = 4;
+// A frame's length travels in a 32-bit header.
+const maxFrameBytes = 0xffff_ffff;
+
+/**
+ * Encodes one message as a frame: a 4-byte big-endian length, then the UTF-8 JSON text.
+ *
+ * @throws MessageViolation (`"size"`) when the JSON is over `maxMessageBytes`.
+ */
+export function encodeFrame(message: unknown, maxMessageBytes: number): Buffer {
+  const json = JSON.stringify(message);
+  const length = Buffer.byteLength(json, "utf8");
+  if (length > Math.min(maxMessageBytes, maxFrameBytes)) {
+    throw new MessageViolation(
+      "size",
+      length,
+      `A message of ${length} bytes is over the limit of ${maxMessageBytes} bytes (maxMessageBytes).`,
+    );
+  }
+  const frame = Buffer.allocUnsafe(headerBytes + length);
+  frame.writeUInt32BE(length, 0);
+  frame.write(json, headerBytes, "utf8");
+  return frame;
+}
+
+/**
+ * True when JSON `text` nests arrays and objects deeper than `maxDepth`. Scans the text (strings
+ * skipped) instead of parsing it, so a hostile message is refused before anything is built.
+ */
+export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c)
+        index++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x7b || code === 0x5b) {
+      depth++;
+      if (depth > maxDepth) return true;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** What one {@link FrameDecoder.push} decoded. */
+export interface DecodedFrames {
+  readonly messages: unknown[];
+  readonly violation?: MessageViolation;
+}
+
+/**
+ * Reassembles frames from a byte stream and parses them, enforcing the {@link MessageLimits}:
+ * an announced length over the limit is refused from its header, before the body is read.
+ */
+export class FrameDecoder {
+  readonly #limits: MessageLimits;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  // The body length of the frame being read; -1 while its header is still awaited.
+  #expected = -1;
+  #violation: MessageViolation | undefined;
+
+  constructor(limits: MessageLimits) {
+    this.#limits = limits;
+  }
+
+  /** Bytes received and not yet part of a complete message. */
+  get bufferedBytes(): number {
+    return this.#buffered;
+  }
+
+  /**
+   * Feeds received bytes; returns the messages they complete, in order, and the violation that
+   * stopped the decoding, if any (the messages before it are still returned). After a violation
+   * the stream is unusable.
+   */
+  push(chunk: Buffer): DecodedFrames {
+    if (this.#violation !== undefined) return { messages: [], violation: this.#violation };
+    this.#chunks.push(chunk);
+    this.#buffered += chunk.length;
+    const messages: unknown[] = [];
+    try {
+      for (;;) {
+        if (this.#expected < 0) {
+          if (this.#buffered < headerBytes) break;
+          const length = this.#take(headerBytes).readUInt32BE(0);
+          if (length > this.#limits.maxMessageBytes) {
+            throw new MessageViolation(
+              "size",
+              length,
+              `a message of ${length} bytes, over the limit of ${this.#limits.maxMessageBytes} bytes (maxMessageBytes)`,
+            );
+          }
+          this.#expected = length;
+        }
+        if (this.#buffered < this.#expected) break;
+        const body = this.#take(this.#expected);
+        this.#expected = -1;
+        messages.push(this.#parse(body));
+      }
+    } catch (error) {
+      this.#violation = error as MessageViolation;
+      this.#chunks = [];
+      this.#buffered = 0;
+      return { messages, violation: this.#violation };
+    }
+    return { messages };
+  }
+
+  #parse(body: Buffer): unknown {
+    const text = body.toString("utf8");
+    const maxDepth = this.#limits.maxMessageDepth;
+    if (Number.isFinite(maxDepth) && exceedsJsonDepth(text, maxDepth)) {
+      throw new MessageViolation(
+        "depth",
+        body.length,
+        `a message nested deeper than ${maxDepth} levels (maxMessageDepth)`,
+      );
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new MessageViolation(
+        "json",
+        body.length,
+        `a message of ${body.length} bytes that is not JSON`,
+      );
+    }
+  }
+
+  #take(count: number): Buffer {
+    const first = this.#chunks[0];
+    let taken: Buffer;
+    if (first !== undefined && first.length >= count) {
+      taken = first.subarray(0, count);
+      if (first.length === count) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(count);
+    } else {
+      const all = Buffer.concat(this.#chunks, this.#buffered);
+      taken = all.subarray(0, count);
+      this.#chunks = all.length > count ? [all.subarray(count)] : [];
+    }
+    this.#buffered -= count;
+    return taken;
+  }
+}

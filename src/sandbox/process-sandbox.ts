@@ -1,0 +1,572 @@
+import { isAbsolute } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ToolExecutionContext } from "../context/index.js";
+import { isJsonObject, type JsonObject, type Tool } from "../core/index.js";
+import { ToolResult, toJsonSafe } from "../result/index.js";
+import { MessageViolation } from "./message-framing.js";
+import { detectMemoryLimitMethod, type MemoryLimitMethod } from "./process-launch.js";
+import { SandboxError, SandboxErrorCode } from "./sandbox-error.js";
+import type { ContextData } from "./sandbox-protocol.js";
+import type { SandboxOutcome, SandboxRunOptions, ToolSandbox } from "./tool-sandbox.js";
+import { type RunEnd, WorkerProcess, type WorkerProcessConfig } from "./worker-process.js";
+
+/** Construction options of a {@link ProcessSandbox}; every member has a default. */
+export interface ProcessSandboxConfig {
+  /** Workers kept started and waiting, so a call does not pay a process start (default 2). */
+  readonly poolSize?: number;
+  /**
+   * Memory per worker, in MiB (default 256): the V8 heap cap (`--max-old-space-size`) and how
+   * far the worker's resident memory may grow over an idle worker's. A tool with a smaller
+   * `constraints.maxMemoryMb` gets a worker of its own with that limit, not kept afterwards.
+   */
+  readonly maxMemoryMb?: number;
+  /**
+   * What the OS limit adds to `maxMemoryMb` for the runtime itself, in MiB (default 256): the
+   * worker's data segment (RLIMIT_DATA) is capped at `maxMemoryMb + osMemoryHeadroomMb`.
+   */
+  readonly osMemoryHeadroomMb?: number;
+  /** How the OS memory limit is applied (default: detected, see {@link MemoryLimitMethod}). */
+  readonly memoryLimit?: MemoryLimitMethod;
+  /**
+   * The most bytes a run may write to stdout and stderr together (default 10 MiB); a tool's
+   * smaller `constraints.maxOutputBytes` applies to its runs.
+   */
+  readonly maxOutputBytes?: number;
+  /** The most bytes of one message between the processes (default 16 MiB). */
+  readonly maxMessageBytes?: number;
+  /** The most nesting levels of one message, its 2-level envelope included (default 64). */
+  readonly maxMessageDepth?: number;
+  /**
+   * Modules (absolute paths or `file:` URLs) each worker imports before it is ready, so the
+   * first call of their tools in a new worker does not pay their loading.
+   */
+  readonly preloadModules?: readonly string[];
+  /** Extra Node options for workers, e.g. `["--import", "tsx"]` for tools written in TypeScript. */
+  readonly execArgv?: readonly string[];
+  /** The workers' environment (default the host's). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** The workers' working directory (default the host's). */
+  readonly cwd?: string;
+  /** How long a worker may take to start (default 15 s). */
+  readonly startupTimeoutMs?: number;
+  /** How often a running worker's resident memory is checked (default 25 ms). */
+  readonly memoryCheckIntervalMs?: number;
+}
+
+/** The result metadata key under which a run's captured `{ stdout, stderr }` text is returned. */
+export const processOutputMetadataKey = "processOutput";
+
+const mib = 1024 * 1024;
+// How long after `timeoutMs` the sandbox's own timer stops a run whose signal did not abort.
+const backstopGraceMs = 25;
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new SandboxError(
+      SandboxErrorCode.InvalidConfig,
+      `ProcessSandbox option '${name}' must be a positive number; got ${value}.`,
+    );
+  }
+  return value;
+}
+
+const moduleUrls = new Map<string, string | undefined>();
+
+/** A `file:` URL for a tool source's module, or undefined when it is neither absolute nor a URL. */
+function moduleUrl(module: string): string | undefined {
+  if (moduleUrls.has(module)) return moduleUrls.get(module);
+  const url = toModuleUrl(module);
+  // Tools are few and long-lived: the cache stays small.
+  if (moduleUrls.size < 1000) moduleUrls.set(module, url);
+  return url;
+}
+
+function toModuleUrl(module: string): string | undefined {
+  if (module.startsWith("file:")) {
+    try {
+      return new URL(module).href;
+    } catch {
+      return undefined;
+    }
+  }
+  return isAbsolute(module) ? pathToFileURL(module).href : undefined;
+}
+
+function contextData(context: ToolExecutionContext): ContextData {
+  const approval = context.approval;
+  const metadata =
+    Object.keys(context.metadata).length === 0 ? {} : toJsonSafe({ ...context.metadata });
+  return {
+    executionId: context.executionId,
+    sessionId: context.sessionId,
+    toolId: context.toolId,
+    ...(context.toolCallId !== undefined && { toolCallId: context.toolCallId }),
+    ...(context.workspacePath !== undefined && { workspacePath: context.workspacePath }),
+    parameters: context.parameters,
+    ...(context.modifiedParameters !== undefined && {
+      modifiedParameters: context.modifiedParameters,
+    }),
+    isApproved: context.isApproved,
+    ...(approval !== undefined && {
+      approval: {
+        ...(approval.approvedBy !== undefined && { approvedBy: approval.approvedBy }),
+        ...(approval.reason !== undefined && { reason: approval.reason }),
+        ...(approval.decidedAt !== undefined && { decidedAt: approval.decidedAt.toISOString() }),
+        ...(approval.automatic !== undefined && { automatic: approval.automatic }),
+      },
+    }),
+    metadata: isJsonObject(metadata) ? (metadata as JsonObject) : {},
+    startedAt: context.startedAt.toISOString(),
+  };
+}
+
+/**
+ * Runs each tool in a child Node process that the host can kill: a timeout or cancellation
+ * kills the child's whole process group (the tool's own children too) with SIGKILL, so a tool
+ * that loops, blocks in a system call, ignores signals or spawns processes is really stopped;
+ * the run ends `aborted` with `mayStillBeRunning: false` once the process has exited (at most
+ * 40 ms after the SIGKILL: a killed process runs no more code, however long the kernel takes to
+ * tear it down). Children come from a warm pool; each serves one run at a time, is reused after
+ * a clean run and replaced as soon as it is killed. Where util-linux `setpriv` exists, children
+ * also die with the host process, even one killed without closing the sandbox.
+ *
+ * **Limits.** Memory: the V8 heap is capped at `maxMemoryMb` (`--max-old-space-size`), the
+ * process's data segment by the OS (RLIMIT_DATA through `prlimit`, or `ulimit -d` in `/bin/sh`
+ * where `prlimit` is missing; none off Linux), and the host watches the child's resident memory,
+ * so a heap bomb or a Buffer bomb ends in a failed result ("the tool ran out of memory", code
+ * `OutOfMemory`). Output: stdout and stderr together are capped at `maxOutputBytes`; a child that
+ * writes more is killed (`OutputLimitExceeded`). Messages: every message is a length-prefixed
+ * JSON frame checked against `maxMessageBytes` (from its header, before its body is read) and
+ * `maxMessageDepth` (before it is parsed); a child that breaks them, or sends anything outside
+ * the protocol, is killed (`MessageLimitExceeded`). A child that dies on its own ends the run
+ * `threw` with a {@link SandboxError} (`SANDBOX_PROCESS_EXITED`) giving its exit code or signal.
+ *
+ * **What crosses the process boundary.** A tool runs in the child as the module named by its
+ * `source: { module, exportName }` exports it (an absolute path or `file:` URL, e.g.
+ * `import.meta.url`; the export must be the tool with the same id), not as the object the host
+ * holds. To the child go: the parameters (and a person's edits), the execution, session, tool
+ * and tool-call ids, the workspace path, the approval details, the start time, and the context's
+ * metadata made JSON-safe. From the child come: progress reports (as `ToolProgress`), and the
+ * result rebuilt from its JSON form: success, message, error and code, the data as JSON (a `Date`
+ * becomes its ISO string, a `Map` an object), artifacts (all but their timestamp), duration,
+ * follow-ups, truncation, metadata, and the exception's name, message, stack and code. What the
+ * tool prints to stdout and stderr comes back as `metadata.processOutput` (`{ stdout, stderr }`).
+ * Nothing else crosses: not the closures or state of the host's copy of the tool, not services
+ * (the child's context has an empty service container), not non-JSON data. In the child the
+ * abort signal does not fire during a run (stopping is by killing); it fires when the run ends,
+ * so work the tool left behind stops before the child serves the next run.
+ *
+ * A tool without `source` cannot be isolated: its run ends `threw` with a {@link SandboxError}
+ * (`TOOL_SOURCE_MISSING`) saying to set it. Off Linux there is no OS memory limit, and on Windows
+ * only the child itself (not its process tree) is killed.
+ *
+ * @example
+ * ```ts
+ * export const grep = defineTool({
+ *   id: "grep", name: "Grep", description: "...", inputSchema,
+ *   isolation: "process",
+ *   source: { module: import.meta.url, exportName: "grep" },
+ *   async execute(input, context) { ... },
+ * });
+ * const sandbox = new ProcessSandbox({ poolSize: 4, preloadModules: [import.meta.url] });
+ * const executor = new ToolExecutor({ registry, sandbox });
+ * ```
+ */
+export class ProcessSandbox implements ToolSandbox {
+  readonly name = "process";
+  /** How the OS memory limit is applied on this machine. */
+  readonly memoryLimit: MemoryLimitMethod;
+  readonly #poolSize: number;
+  readonly #memoryMb: number;
+  readonly #maxOutputBytes: number;
+  readonly #workerConfig: WorkerProcessConfig;
+  readonly #idle: WorkerProcess[] = [];
+  // Started, not yet ready, and not claimed by a run: they join #idle when ready.
+  readonly #warming = new Set<WorkerProcess>();
+  readonly #all = new Set<WorkerProcess>();
+  #started = false;
+  #closed = false;
+
+  constructor(config: ProcessSandboxConfig = {}) {
+    this.#poolSize = Math.floor(positive("poolSize", config.poolSize, 2));
+    this.#memoryMb = Math.ceil(positive("maxMemoryMb", config.maxMemoryMb, 256));
+    const headroomMb = positive("osMemoryHeadroomMb", config.osMemoryHeadroomMb, 256);
+    this.#maxOutputBytes = positive("maxOutputBytes", config.maxOutputBytes, 10 * mib);
+    this.memoryLimit = config.memoryLimit ?? detectMemoryLimitMethod();
+    this.#workerConfig = {
+      memoryMb: this.#memoryMb,
+      osMemoryMb: this.#memoryMb + headroomMb,
+      memoryLimit: this.memoryLimit,
+      execArgv: [...(config.execArgv ?? [])],
+      limits: {
+        maxMessageBytes: Math.floor(positive("maxMessageBytes", config.maxMessageBytes, 16 * mib)),
+        maxMessageDepth: Math.floor(positive("maxMessageDepth", config.maxMessageDepth, 64)),
+      },
+      preload: (config.preloadModules ?? []).map((module) => {
+        const url = moduleUrl(module);
+        if (url === undefined) {
+          throw new SandboxError(
+            SandboxErrorCode.InvalidConfig,
+            `ProcessSandbox option 'preloadModules' needs absolute paths or file: URLs; got '${module}'.`,
+          );
+        }
+        return url;
+      }),
+      startupTimeoutMs: positive("startupTimeoutMs", config.startupTimeoutMs, 15_000),
+      memoryCheckIntervalMs: positive("memoryCheckIntervalMs", config.memoryCheckIntervalMs, 25),
+      env: config.env,
+      cwd: config.cwd,
+    };
+  }
+
+  /** The process ids of the sandbox's live workers (busy, idle and starting). */
+  get pids(): readonly number[] {
+    return [...this.#all].flatMap((worker) =>
+      worker.pid === undefined || worker.isDead ? [] : [worker.pid],
+    );
+  }
+
+  /** How many started workers wait for a run (a call takes one without waiting for a start). */
+  get idleWorkers(): number {
+    return this.#idle.length;
+  }
+
+  /**
+   * Starts the pool now rather than on the first run, and resolves once its workers are ready.
+   *
+   * @throws SandboxError `SANDBOX_CLOSED` after {@link ProcessSandbox.close}; `SANDBOX_START_FAILED`
+   *   when no worker could start.
+   */
+  async warm(): Promise<void> {
+    if (this.#closed) throw this.#closedError();
+    this.#started = true;
+    this.#refill();
+    const results = await Promise.allSettled([...this.#warming].map((worker) => worker.ready));
+    const failure = results.find((result) => result.status === "rejected");
+    if (failure !== undefined && this.#idle.length === 0) {
+      throw new SandboxError(
+        SandboxErrorCode.StartFailed,
+        `No process-sandbox worker could start: ${String((failure as PromiseRejectedResult).reason)}`,
+        { cause: (failure as PromiseRejectedResult).reason },
+      );
+    }
+  }
+
+  /** Runs `tool` in a worker; resolves once it ends or, on abort, once its process group is dead. */
+  async run(
+    tool: Tool,
+    context: ToolExecutionContext,
+    options: SandboxRunOptions,
+  ): Promise<SandboxOutcome> {
+    try {
+      return await this.#run(tool, context, options);
+    } catch (error) {
+      return { kind: "threw", error };
+    }
+  }
+
+  /** Kills every worker (and everything they started) and refuses further runs. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#idle.length = 0;
+    this.#warming.clear();
+    await Promise.all([...this.#all].map((worker) => worker.kill()));
+  }
+
+  // ------------------------------------------------------------------------------ the run
+
+  async #run(
+    tool: Tool,
+    context: ToolExecutionContext,
+    options: SandboxRunOptions,
+  ): Promise<SandboxOutcome> {
+    const { signal, timeoutMs } = options;
+    if (this.#closed) return { kind: "threw", error: this.#closedError(tool.id) };
+    const source = tool.source;
+    if (source === undefined) {
+      return {
+        kind: "threw",
+        error: new SandboxError(
+          SandboxErrorCode.ToolSourceMissing,
+          `Tool '${tool.id}' cannot run in process isolation: it has no source. Set ` +
+            "`source: { module, exportName }` in its definition (the module's absolute path or " +
+            "file: URL, e.g. import.meta.url, and the name it exports the tool under) so the " +
+            "child process can load the same tool.",
+          { toolId: tool.id },
+        ),
+      };
+    }
+    const module = moduleUrl(source.module);
+    if (module === undefined) {
+      return {
+        kind: "threw",
+        error: new SandboxError(
+          SandboxErrorCode.ToolSourceInvalid,
+          `Tool '${tool.id}' has source module '${source.module}', which is neither an absolute ` +
+            "path nor a file: URL. Use import.meta.url or an absolute path.",
+          { toolId: tool.id },
+        ),
+      };
+    }
+    if (signal.aborted) return { kind: "aborted", mayStillBeRunning: false };
+
+    const started = performance.now();
+    // A tool's constraints can only tighten the sandbox's limits.
+    const memoryMb = Math.min(
+      this.#memoryMb,
+      Math.ceil(positiveOr(tool.constraints?.maxMemoryMb, this.#memoryMb)),
+    );
+    const maxOutputBytes = Math.min(
+      this.#maxOutputBytes,
+      positiveOr(tool.constraints?.maxOutputBytes, this.#maxOutputBytes),
+    );
+    // The common case, a warm worker waiting, takes no await.
+    const idle = memoryMb === this.#memoryMb ? this.#takeIdle() : undefined;
+    const worker = idle ?? (await this.#acquire(memoryMb, signal));
+    if (worker === undefined) return { kind: "aborted", mayStillBeRunning: false };
+    if (signal.aborted) {
+      this.#release(worker);
+      return { kind: "aborted", mayStillBeRunning: false };
+    }
+
+    let running: ReturnType<WorkerProcess["run"]>;
+    try {
+      running = worker.run(
+        {
+          type: "run",
+          module,
+          exportName: source.exportName ?? "default",
+          toolId: tool.id,
+          progress: context.progress !== undefined,
+          context: contextData(context),
+        },
+        {
+          maxOutputBytes,
+          onProgress: context.progress === undefined ? undefined : (p) => context.reportProgress(p),
+        },
+      );
+    } catch (error) {
+      this.#release(worker);
+      if (!(error instanceof MessageViolation)) throw error;
+      return {
+        kind: "threw",
+        error: new SandboxError(
+          SandboxErrorCode.RequestTooLarge,
+          `Cannot send tool '${tool.id}' its parameters: ${error.message}`,
+          { toolId: tool.id },
+        ),
+      };
+    }
+    const onAbort = (): void => worker.stop("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    // The executor's own timer, which knows a timeout from a cancellation, goes first.
+    const remainingMs = timeoutMs + backstopGraceMs - (performance.now() - started);
+    const timer = Number.isFinite(timeoutMs)
+      ? setTimeout(() => worker.stop("timeout"), Math.max(0, remainingMs))
+      : undefined;
+    try {
+      const { end, stdout, stderr } = await running;
+      return this.#outcome(tool, end, stdout, stderr, memoryMb, maxOutputBytes, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      this.#release(worker);
+    }
+  }
+
+  #outcome(
+    tool: Tool,
+    end: RunEnd,
+    stdout: string,
+    stderr: string,
+    memoryMb: number,
+    maxOutputBytes: number,
+    timeoutMs: number,
+  ): SandboxOutcome {
+    const outOfMemory = (): SandboxOutcome => ({
+      kind: "completed",
+      result: ToolResult.failed(
+        `The tool ran out of memory: it used more than its ${memoryMb} MB (maxMemoryMb), and its process was stopped.`,
+        SandboxErrorCode.OutOfMemory,
+      ),
+    });
+    switch (end.kind) {
+      case "completed":
+        if (end.outOfMemory) return outOfMemory();
+        return { kind: "completed", result: withOutput(end.result, stdout, stderr) };
+      case "threw":
+        if (end.outOfMemory) return outOfMemory();
+        if (end.phase === "load") {
+          return {
+            kind: "threw",
+            error: new SandboxError(
+              SandboxErrorCode.ToolSourceInvalid,
+              `The child process could not load tool '${tool.id}' from its source: ${end.error.message}`,
+              { toolId: tool.id, cause: end.error },
+            ),
+          };
+        }
+        return { kind: "threw", error: end.error };
+      case "stopped":
+        switch (end.reason) {
+          case "aborted":
+            return { kind: "aborted", mayStillBeRunning: false };
+          case "timeout":
+            return { kind: "completed", result: ToolResult.timeout(timeoutMs) };
+          case "memory":
+            return outOfMemory();
+          case "output":
+            return {
+              kind: "completed",
+              result: ToolResult.failed(
+                `The tool wrote more than ${maxOutputBytes} bytes of output (maxOutputBytes), and its process was stopped.`,
+                SandboxErrorCode.OutputLimitExceeded,
+              ),
+            };
+          case "message":
+            return {
+              kind: "completed",
+              result: ToolResult.failed(
+                `The tool's process sent ${end.detail}, and was stopped.`,
+                SandboxErrorCode.MessageLimitExceeded,
+              ),
+            };
+          default:
+            return end.reason satisfies never;
+        }
+      case "exited": {
+        if (end.outOfMemory) return outOfMemory();
+        const how =
+          end.signal === null ? `exited with code ${end.code}` : `was killed by ${end.signal}`;
+        const tail = end.stderrTail.trim();
+        return {
+          kind: "threw",
+          error: new SandboxError(
+            SandboxErrorCode.ProcessExited,
+            `The process running tool '${tool.id}' ${how} before returning a result.` +
+              (tail === "" ? "" : ` Its last output on stderr: ${tail.slice(-1000)}`),
+            { toolId: tool.id },
+          ),
+        };
+      }
+      default:
+        return end satisfies never;
+    }
+  }
+
+  // ------------------------------------------------------------------------------ the pool
+
+  async #acquire(memoryMb: number, signal: AbortSignal): Promise<WorkerProcess | undefined> {
+    if (!this.#started) {
+      this.#started = true;
+      this.#refill();
+    }
+    let worker: WorkerProcess | undefined;
+    if (memoryMb === this.#memoryMb) {
+      worker = this.#takeIdle();
+      if (worker !== undefined) return worker;
+      const [warming] = this.#warming;
+      if (warming !== undefined) {
+        this.#warming.delete(warming);
+        worker = warming;
+      }
+    }
+    worker ??= this.#spawn(memoryMb);
+    const chosen = worker;
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<"aborted">((resolve) => {
+      onAbort = () => resolve("aborted");
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      const first = await Promise.race([chosen.ready.then(() => "ready" as const), aborted]);
+      if (first === "aborted") {
+        chosen.ready.then(
+          () => this.#release(chosen),
+          () => {},
+        );
+        return undefined;
+      }
+      return chosen;
+    } catch (error) {
+      throw new SandboxError(
+        SandboxErrorCode.StartFailed,
+        `A process-sandbox worker could not start: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  // Idle workers leave #idle when they die; this skips one whose death is still being reported.
+  #takeIdle(): WorkerProcess | undefined {
+    let worker = this.#idle.pop();
+    while (worker !== undefined && !worker.isIdle) worker = this.#idle.pop();
+    return worker;
+  }
+
+  #release(worker: WorkerProcess): void {
+    const keep =
+      !this.#closed &&
+      worker.isIdle &&
+      worker.memoryMb === this.#memoryMb &&
+      this.#idle.length + this.#warming.size < this.#poolSize;
+    if (keep) this.#idle.push(worker);
+    else if (!worker.isDead) void worker.kill();
+    // A killed worker is replaced at once, not when the kernel has finished tearing it down.
+    else this.#refill();
+  }
+
+  #spawn(memoryMb: number): WorkerProcess {
+    const worker = new WorkerProcess(this.#workerConfig, memoryMb);
+    this.#all.add(worker);
+    worker.onDeath = (dead) => {
+      this.#all.delete(dead);
+      const index = this.#idle.indexOf(dead);
+      if (index >= 0) this.#idle.splice(index, 1);
+      this.#warming.delete(dead);
+      // A worker that never started is not replaced: that would loop on a broken setup.
+      if (dead.wasReady) this.#refill();
+    };
+    return worker;
+  }
+
+  /** Starts workers until the pool has `poolSize` idle or starting ones. */
+  #refill(): void {
+    if (this.#closed || !this.#started) return;
+    while (this.#idle.length + this.#warming.size < this.#poolSize) {
+      const worker = this.#spawn(this.#memoryMb);
+      this.#warming.add(worker);
+      worker.ready.then(
+        () => {
+          if (!this.#warming.delete(worker)) return;
+          if (this.#closed) void worker.kill();
+          else this.#idle.push(worker);
+        },
+        () => this.#warming.delete(worker),
+      );
+    }
+  }
+
+  #closedError(toolId?: string): SandboxError {
+    return new SandboxError(
+      SandboxErrorCode.Closed,
+      "The process sandbox is closed; create a new one to run tools in process isolation.",
+      toolId === undefined ? {} : { toolId },
+    );
+  }
+}
+
+function positiveOr(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+function withOutput(result: ToolResult, stdout: string, stderr: string): ToolResult {
+  if (stdout === "" && stderr === "") return result;
+  return result.withMetadata(processOutputMetadataKey, {
+    ...(stdout !== "" && { stdout }),
+    ...(stderr !== "" && { stderr }),
+  });
+}

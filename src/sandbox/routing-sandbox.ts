@@ -1,0 +1,79 @@
+import type { ToolExecutionContext } from "../context/index.js";
+import type { Tool } from "../core/index.js";
+import { InProcessSandbox } from "./in-process-sandbox.js";
+import { ProcessSandbox } from "./process-sandbox.js";
+import { SandboxError, SandboxErrorCode } from "./sandbox-error.js";
+import { type IsolationPolicy, selectSandbox } from "./select-sandbox.js";
+import type { SandboxOutcome, SandboxRunOptions, ToolSandbox } from "./tool-sandbox.js";
+
+/** Construction options of a {@link RoutingSandbox}; every member has a default. */
+export interface RoutingSandboxConfig {
+  /** Which tools must be isolated beyond those that ask for it (default: none). */
+  readonly policy?: IsolationPolicy;
+  /** Runs the other tools (default a new `InProcessSandbox`). */
+  readonly inProcess?: ToolSandbox;
+  /** Runs isolated tools (default a new `ProcessSandbox` with its defaults). */
+  readonly process?: ToolSandbox;
+}
+
+/**
+ * The sandbox an executor uses when some tools need process isolation: each call goes to the
+ * process sandbox when {@link selectSandbox} says so (the tool has `isolation: "process"`, or the
+ * policy matches its category or the call's risk), and to the in-process sandbox otherwise.
+ *
+ * A call the policy requires to isolate, of a tool without `source`, is not run at all: it ends
+ * `threw` with a {@link SandboxError} (`ISOLATION_REQUIRED`) saying why, never silently in-process.
+ *
+ * @example
+ * ```ts
+ * const sandbox = new RoutingSandbox({
+ *   policy: { requireProcessFor: { riskLevelAtLeast: RiskLevel.High } },
+ * });
+ * const executor = new ToolExecutor({ registry, sandbox });
+ * ```
+ */
+export class RoutingSandbox implements ToolSandbox {
+  readonly name = "routing";
+  readonly policy: IsolationPolicy;
+  readonly inProcess: ToolSandbox;
+  readonly process: ToolSandbox;
+
+  constructor(config: RoutingSandboxConfig = {}) {
+    this.policy = config.policy ?? {};
+    this.inProcess = config.inProcess ?? new InProcessSandbox();
+    // A ProcessSandbox starts no process until its first run.
+    this.process = config.process ?? new ProcessSandbox();
+  }
+
+  run(
+    tool: Tool,
+    context: ToolExecutionContext,
+    options: SandboxRunOptions,
+  ): Promise<SandboxOutcome> {
+    let choice: ReturnType<typeof selectSandbox>;
+    try {
+      choice = selectSandbox(tool, this.policy, context.effectiveParameters);
+    } catch (error) {
+      return Promise.resolve({ kind: "threw", error });
+    }
+    if (choice.sandbox === "in-process") return this.inProcess.run(tool, context, options);
+    if (tool.source === undefined && tool.isolation !== "process") {
+      return Promise.resolve({
+        kind: "threw",
+        error: new SandboxError(
+          SandboxErrorCode.IsolationRequired,
+          `Tool '${tool.id}' must run in process isolation (${choice.reason}), but it has no ` +
+            "source, so a child process cannot load it; it was not run. Set " +
+            "`source: { module, exportName }` in its definition, or change the isolation policy.",
+          { toolId: tool.id },
+        ),
+      });
+    }
+    return this.process.run(tool, context, options);
+  }
+
+  /** Closes both sandboxes. */
+  async close(): Promise<void> {
+    await Promise.all([this.inProcess.close?.(), this.process.close?.()]);
+  }
+}

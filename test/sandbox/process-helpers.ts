@@ -1,0 +1,146 @@
+import { readdirSync, readFileSync } from "node:fs";
+import type { ToolProgress } from "../../src/context/index.js";
+import { ServiceContainer, ToolExecutionContext } from "../../src/context/index.js";
+import type { JsonObject, Tool } from "../../src/core/index.js";
+import type { SandboxOutcome, ToolSandbox } from "../../src/sandbox/index.js";
+
+/** The fixture module the child processes load the test tools from. */
+export const fixtureModule = new URL("../fixtures/sandbox/tools.ts", import.meta.url).href;
+
+/** Every pid a test saw, so an afterAll can kill what a failing test left behind. */
+export const seenPids = new Set<number>();
+
+/** The state letter of a process (`R`, `S`, `Z`...), or undefined when it does not exist. */
+export function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `process.kill(pid, 0)` fails with ESRCH: the process is gone and reaped. */
+export function isReaped(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return true;
+    throw error;
+  }
+}
+
+/**
+ * True when the process no longer runs: reaped (ESRCH), or a zombie. An orphaned grandchild is
+ * reaped by PID 1, which in this test machine (a Firecracker init) reaps only every second or
+ * so: until then the dead process is a zombie, which holds no memory and runs no code.
+ */
+export function isDead(pid: number): boolean {
+  if (isReaped(pid)) return true;
+  const state = processState(pid);
+  return state === undefined || state === "Z" || state === "X";
+}
+
+/** The pids of the living (non-zombie) processes in process group `pgid`. */
+export function livingGroupMembers(pgid: number): number[] {
+  const living: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // state, ppid, pgrp
+      if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") {
+        living.push(Number(entry));
+      }
+    } catch {
+      // exited while we looked
+    }
+  }
+  return living;
+}
+
+/** Kills every process (and group) a test saw; for afterAll, whatever the tests did. */
+export function killSeen(): void {
+  for (const pid of seenPids) {
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+  }
+  seenPids.clear();
+}
+
+/** What {@link runTool} saw. */
+export interface ToolRun {
+  readonly outcome: SandboxOutcome;
+  readonly elapsedMs: number;
+  readonly progress: ToolProgress[];
+  /** The pids the tool reported in a progress message, if it did. */
+  readonly pid: number | undefined;
+  readonly grandchildPid: number | undefined;
+}
+
+/** How {@link runTool} runs a tool. */
+export interface RunToolOptions {
+  readonly parameters?: JsonObject;
+  /** Aborts the signal after this long, as the executor does on a timeout (default 10 s). */
+  readonly timeoutMs?: number;
+  /** The timeoutMs told to the sandbox (default `timeoutMs`). */
+  readonly sandboxTimeoutMs?: number;
+  /** Aborts the signal as soon as the tool has reported its pid (a cancellation). */
+  readonly cancelOnPid?: boolean;
+  /** Leave the signal alone (only the sandbox's own timer stops the run). */
+  readonly noSignalTimeout?: boolean;
+  readonly signal?: AbortSignal;
+  readonly withProgress?: boolean;
+  readonly context?: Partial<ConstructorParameters<typeof ToolExecutionContext>[0]>;
+}
+
+/** Runs `tool` in `sandbox` the way the executor does, timing it and collecting its pids. */
+export async function runTool(
+  sandbox: ToolSandbox,
+  tool: Tool,
+  options: RunToolOptions = {},
+): Promise<ToolRun> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const controller = new AbortController();
+  const progress: ToolProgress[] = [];
+  let pid: number | undefined;
+  let grandchildPid: number | undefined;
+  const onProgress = (update: ToolProgress): void => {
+    progress.push(update);
+    if (update.message.startsWith("{")) {
+      const reported = JSON.parse(update.message) as { pid?: number; grandchildPid?: number };
+      pid = reported.pid;
+      grandchildPid = reported.grandchildPid;
+      for (const seen of [pid, grandchildPid]) if (seen !== undefined) seenPids.add(seen);
+      if (options.cancelOnPid === true) controller.abort(new Error("cancelled by the test"));
+    }
+  };
+  const context = new ToolExecutionContext({
+    services: new ServiceContainer(),
+    toolId: tool.id,
+    parameters: options.parameters ?? {},
+    ...(options.withProgress !== false && { progress: onProgress }),
+    ...options.context,
+  });
+  const timer =
+    options.noSignalTimeout === true
+      ? undefined
+      : setTimeout(() => controller.abort(new Error("timed out")), timeoutMs);
+  const started = performance.now();
+  try {
+    const outcome = await sandbox.run(tool, context, {
+      signal: options.signal ?? controller.signal,
+      timeoutMs: options.sandboxTimeoutMs ?? timeoutMs,
+    });
+    return { outcome, elapsedMs: performance.now() - started, progress, pid, grandchildPid };
+  } finally {
+    clearTimeout(timer);
+  }
+}
