@@ -63,6 +63,11 @@ export interface Tool {
   validate(parameters: unknown): ToolValidationResult;
   /** What this invocation will do, for an approval prompt: `"Read file 'src/app.ts'"`. */
   getExecutionSummary(parameters: JsonObject): string;
-  /** The risk of this invocation; never lower than {@link Tool.defaultRiskLevel}. */
+  /**
+   * The risk of this invocation. Usually {@link Tool.defaultRiskLevel} or higher (the spec: "may
+   * be higher based on parameters"); a tool that can tell from its parameters that a call is
+   * harmless may go lower (terminal-execute rates `ls` Low although its default is Medium).
+   * `defineTool` never goes below the default.
+   */
   getEffectiveRiskLevel(parameters: JsonObject): RiskLevel;
 }

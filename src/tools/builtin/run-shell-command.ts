@@ -1,0 +1,123 @@
+import { spawn } from "node:child_process";
+
+/** What {@link runShellCommand} runs, and its limits. */
+export interface ShellCommandRequest {
+  readonly command: string;
+  /** The working directory (already confined by the caller). */
+  readonly cwd: string;
+  /** The most bytes of stdout plus stderr kept; the rest is read and dropped. */
+  readonly maxOutputBytes: number;
+  /** Stops the command: its whole process group is killed. */
+  readonly signal: AbortSignal;
+  /** The shell (default `/bin/sh`). */
+  readonly shell?: string;
+  /** The environment (default the host's). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Called with each piece of output as it arrives (for progress). */
+  readonly onOutput?: (stream: "stdout" | "stderr", text: string, totalBytes: number) => void;
+}
+
+/** How a command ended. */
+export interface ShellCommandOutcome {
+  /** The exit code; undefined when a signal ended it. */
+  readonly exitCode: number | undefined;
+  /** The signal that ended the shell, when one did (`"SIGKILL"` after an abort). */
+  readonly exitSignal: NodeJS.Signals | undefined;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** All bytes the command wrote, kept or not. */
+  readonly totalBytes: number;
+  /** True when output beyond `maxOutputBytes` was dropped. */
+  readonly truncated: boolean;
+  /** True when `signal` aborted the command. */
+  readonly aborted: boolean;
+  /** The process id of the shell (also its process group id). */
+  readonly pid: number | undefined;
+}
+
+/** Kills a whole process group; a group that is already gone is fine. */
+export function killProcessGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // ESRCH: nothing is left in the group.
+  }
+}
+
+/**
+ * Runs `command` with `/bin/sh -c` in its own process group (spawned detached, stdin closed)
+ * and resolves when its output is closed. An abort kills the whole group with SIGKILL, so
+ * children and grandchildren end with it; when the shell exits on its own, anything it left
+ * running in the background is killed too, so no process outlives the call. A process that
+ * calls `setsid` to leave the group escapes both (use process isolation for untrusted code).
+ *
+ * Output is decoded as UTF-8 and capped at `maxOutputBytes` for stdout and stderr together;
+ * the rest is still read (so the command never blocks on a full pipe) and dropped.
+ *
+ * @internal
+ */
+export function runShellCommand(request: ShellCommandRequest): Promise<ShellCommandOutcome> {
+  const { command, cwd, maxOutputBytes, signal, onOutput } = request;
+  return new Promise((resolvePromise, rejectPromise) => {
+    const child = spawn(request.shell ?? "/bin/sh", ["-c", command], {
+      cwd,
+      env: request.env ?? process.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    const pid = child.pid;
+    const kept = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+    let keptBytes = 0;
+    let totalBytes = 0;
+    let truncated = false;
+    let aborted = false;
+    let exitCode: number | undefined;
+    let exitSignal: NodeJS.Signals | undefined;
+
+    const onAbort = (): void => {
+      aborted = true;
+      if (pid !== undefined) killProcessGroup(pid);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+
+    const collect = (stream: "stdout" | "stderr") => (chunk: Buffer) => {
+      totalBytes += chunk.length;
+      const room = maxOutputBytes - keptBytes;
+      if (room > 0) {
+        const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+        kept[stream].push(piece);
+        keptBytes += piece.length;
+      }
+      if (chunk.length > room) truncated = true;
+      onOutput?.(stream, chunk.toString("utf8"), totalBytes);
+    };
+    child.stdout.on("data", collect("stdout"));
+    child.stderr.on("data", collect("stderr"));
+
+    child.once("error", (error) => {
+      signal.removeEventListener("abort", onAbort);
+      rejectPromise(error);
+    });
+    child.once("exit", (code, exit) => {
+      exitCode = code ?? undefined;
+      exitSignal = exit ?? undefined;
+      // Background processes the shell left would keep the pipes open: end them now.
+      if (pid !== undefined) killProcessGroup(pid);
+    });
+    child.once("close", () => {
+      signal.removeEventListener("abort", onAbort);
+      resolvePromise({
+        exitCode,
+        exitSignal,
+        stdout: Buffer.concat(kept.stdout).toString("utf8"),
+        stderr: Buffer.concat(kept.stderr).toString("utf8"),
+        totalBytes,
+        truncated,
+        aborted,
+        pid,
+      });
+    });
+  });
+}
