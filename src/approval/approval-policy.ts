@@ -1,0 +1,331 @@
+import picomatch from "picomatch";
+import {
+  getWorkspaceRelativePath,
+  InvalidPathError,
+  PathOutsideWorkspaceError,
+} from "../context/index.js";
+import {
+  type JsonObject,
+  RiskLevel,
+  RiskLevelMetadata,
+  riskLevelName,
+  type ToolCategory,
+} from "../core/index.js";
+import { parseCommand } from "./command-parser.js";
+import { matchCommandPattern } from "./command-pattern.js";
+import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
+import { matchPathPattern } from "./path-pattern.js";
+
+/** What a policy setting says about calls it covers. */
+export type ApprovalRequirement = "ask" | "allow";
+
+/**
+ * A rule that matches calls. Every member given must match (they are ANDed); a rule with none
+ * matches every call. Patterns are matched with {@link matchPathPattern} (on path parameters,
+ * resolved and confined to the workspace) and {@link matchCommandPattern} (on command
+ * parameters); a rule with a pattern never matches a call without such a parameter.
+ *
+ * An allow rule's pattern must cover every path (every command, whole). A deny rule's pattern
+ * refuses a call when it covers any one path, or any one simple command of a command line
+ * (`rm *` refuses `npm test && rm -rf build`); a command a deny pattern cannot see through (one
+ * with substitution, expansion, a subshell or comment, or that does not parse) asks instead.
+ */
+export interface ApprovalRule {
+  /** Case-insensitive tool id. */
+  readonly toolId?: string;
+  readonly category?: ToolCategory;
+  /** Only calls whose effective risk is at most this. */
+  readonly maxRiskLevel?: RiskLevel;
+  /** Every path parameter of the call must match this glob. */
+  readonly pathPattern?: string;
+  /** Every command parameter of the call must be covered by this pattern. */
+  readonly commandPattern?: string;
+  /** Shown when the rule decides a call. */
+  readonly reason?: string;
+}
+
+/** Settings of an {@link ApprovalPolicy}. */
+export interface ApprovalPolicyConfig extends ParameterKindConfig {
+  /** Per tool id (case-insensitive): overrides category and risk defaults. */
+  readonly tools?: Readonly<Record<string, ApprovalRequirement>>;
+  /** Per category: overrides risk defaults. */
+  readonly categories?: Readonly<Partial<Record<ToolCategory, ApprovalRequirement>>>;
+  /** Per risk level name ("Safe" ... "High"): overrides RiskLevelMetadata.requiresApproval. */
+  readonly riskLevels?: Readonly<
+    Partial<Record<"Safe" | "Low" | "Medium" | "High", ApprovalRequirement>>
+  >;
+  /** Calls that never run. Deny wins over everything. */
+  readonly deny?: readonly ApprovalRule[];
+  /** Calls that run without asking (never Critical ones, never protected paths). */
+  readonly allow?: readonly ApprovalRule[];
+  /**
+   * Paths (globs, workspace-relative) that always ask, whatever a rule or a remembered permission
+   * says: the files that control code execution or aintern itself. Defaults to
+   * {@link defaultProtectedPathPatterns}; extend it with your database and policy files.
+   */
+  readonly protectedPaths?: readonly string[];
+}
+
+/** `.git/hooks`, `.git/config` and aintern's own files. */
+export const defaultProtectedPathPatterns: readonly string[] = Object.freeze([
+  ".git/hooks/**",
+  ".git/hooks",
+  ".git/config",
+  "**/.git/hooks/**",
+  "**/.git/config",
+  "**/*.db",
+  "**/*.db-wal",
+  "**/*.db-shm",
+  "**/*.sqlite",
+  "**/aintern.policy.json",
+  "**/.aintern/**",
+]);
+
+/** What the policy needs to know about one call. */
+export interface PolicyCall {
+  readonly toolId: string;
+  readonly category: ToolCategory;
+  /** The call's effective risk (`tool.getEffectiveRiskLevel(parameters)`). */
+  readonly riskLevel: RiskLevel;
+  readonly parameters: JsonObject;
+  /** The workspace path patterns are resolved in; without one, no path pattern matches. */
+  readonly workspacePath?: string;
+}
+
+/** The policy's verdict on one call. */
+export type PolicyDecision =
+  | { readonly kind: "deny"; readonly reason: string }
+  | { readonly kind: "allow"; readonly reason: string }
+  | {
+      readonly kind: "ask";
+      readonly reason: string;
+      /** Set for Critical calls: the warning to show with the prompt. */
+      readonly warning?: string;
+      /** True when the call touches a protected path: remembered permissions must not apply. */
+      readonly protectedPath?: boolean;
+      /**
+       * True when a deny rule may apply but the call could not be checked against it (a command
+       * with substitution, say): remembered permissions must not apply.
+       */
+      readonly possiblyDenied?: boolean;
+    };
+
+/**
+ * Decides which calls run, which are refused and which need a person (approvals issue).
+ *
+ * Order: a deny rule refuses (deny wins); a Critical call asks, with its warning; a call a deny
+ * rule cannot be checked against asks; a call touching a protected path asks; an allow rule allows; then the most specific setting (tool, then
+ * category, then risk level) decides; otherwise `RiskLevelMetadata.requiresApproval` does (Safe
+ * and Low run, Medium and High ask).
+ *
+ * @example
+ * ```ts
+ * const policy = new ApprovalPolicy({
+ *   tools: { "file-write": "allow" },
+ *   deny: [{ commandPattern: "rm *", reason: "No deletions" }],
+ * });
+ * policy.decide({ toolId: "terminal-execute", category: "Terminal", riskLevel: RiskLevel.Medium, parameters: { command: "rm -rf x" } });
+ * // { kind: "deny", reason: "No deletions" }
+ * ```
+ */
+export class ApprovalPolicy {
+  readonly config: ApprovalPolicyConfig;
+
+  constructor(config: ApprovalPolicyConfig = {}) {
+    this.config = config;
+  }
+
+  decide(call: PolicyCall): PolicyDecision {
+    const { config } = this;
+    let unsure: ApprovalRule | undefined;
+    for (const rule of config.deny ?? []) {
+      const match = this.#denyMatch(rule, call);
+      if (match === "match") {
+        return {
+          kind: "deny",
+          reason: rule.reason ?? `Denied by policy rule ${describeRule(rule)}`,
+        };
+      }
+      if (match === "unsure") unsure ??= rule;
+    }
+    if (call.riskLevel >= RiskLevel.Critical) {
+      const info = RiskLevelMetadata.getInfo(RiskLevel.Critical);
+      return {
+        kind: "ask",
+        reason: "Critical calls always need approval",
+        warning: `${info.displayName}: ${info.description}. Review this call carefully before approving.`,
+      };
+    }
+    if (unsure !== undefined) {
+      return {
+        kind: "ask",
+        reason: `The call cannot be checked against deny rule ${describeRule(unsure)}`,
+        possiblyDenied: true,
+      };
+    }
+    if (this.touchesProtectedPath(call)) {
+      return {
+        kind: "ask",
+        reason: "The call touches a protected path (code execution or aintern's own files)",
+        protectedPath: true,
+      };
+    }
+    for (const rule of config.allow ?? []) {
+      if (this.matches(rule, call)) {
+        return {
+          kind: "allow",
+          reason: rule.reason ?? `Allowed by policy rule ${describeRule(rule)}`,
+        };
+      }
+    }
+    const setting =
+      findIgnoringCase(config.tools, call.toolId) ??
+      config.categories?.[call.category] ??
+      config.riskLevels?.[riskLevelName(call.riskLevel) as "Safe"];
+    const requirement: ApprovalRequirement =
+      setting ?? (RiskLevelMetadata.getInfo(call.riskLevel).requiresApproval ? "ask" : "allow");
+    const label = RiskLevelMetadata.getInfo(call.riskLevel).displayName;
+    return requirement === "allow"
+      ? {
+          kind: "allow",
+          reason:
+            setting === undefined ? `${label} calls run without approval` : "Allowed by policy",
+        }
+      : {
+          kind: "ask",
+          reason:
+            setting === undefined ? `${label} calls need approval` : "The policy asks for approval",
+        };
+  }
+
+  /** Whether `rule` matches `call` (all of its given members). */
+  matches(rule: ApprovalRule, call: PolicyCall): boolean {
+    if (rule.toolId !== undefined && rule.toolId.toLowerCase() !== call.toolId.toLowerCase())
+      return false;
+    if (rule.category !== undefined && rule.category !== call.category) return false;
+    if (rule.maxRiskLevel !== undefined && call.riskLevel > rule.maxRiskLevel) return false;
+    if (rule.pathPattern !== undefined || rule.commandPattern !== undefined) {
+      const subjects = callSubjects(call.toolId, call.parameters, this.config);
+      if (rule.pathPattern !== undefined) {
+        const workspace = call.workspacePath;
+        if (workspace === undefined || subjects.paths.length === 0) return false;
+        const pattern = rule.pathPattern;
+        if (!subjects.paths.every((p) => matchPathPattern(pattern, p, workspace))) return false;
+      }
+      if (rule.commandPattern !== undefined) {
+        const pattern = rule.commandPattern;
+        if (subjects.commands.length === 0) return false;
+        if (!subjects.commands.every((c) => matchCommandPattern(pattern, c))) return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether any path parameter of the call falls under a protected path pattern. The path is
+   * resolved and confined as for {@link matchPathPattern} (symlinks followed), but matched more
+   * broadly, since over-matching only asks: `*` and `**` also match dot names
+   * (`.cache/state.db`), and case is ignored.
+   */
+  touchesProtectedPath(call: PolicyCall): boolean {
+    const workspace = call.workspacePath;
+    if (workspace === undefined) return false;
+    const { paths } = callSubjects(call.toolId, call.parameters, this.config);
+    if (paths.length === 0) return false;
+    const patterns = this.config.protectedPaths ?? defaultProtectedPathPatterns;
+    const isProtected = picomatch([...patterns], {
+      dot: true,
+      nocase: true,
+      noextglob: true,
+      nonegate: true,
+      windows: false,
+    });
+    return paths.some((p) => {
+      const relative = workspaceRelative(workspace, p);
+      return relative !== undefined && isProtected(relative);
+    });
+  }
+
+  /**
+   * Whether a deny rule refuses the call: its pattern covers any one path, or any one simple
+   * command; "unsure" when a command cannot be read well enough to tell.
+   */
+  #denyMatch(rule: ApprovalRule, call: PolicyCall): "match" | "no-match" | "unsure" {
+    const plain: ApprovalRule = {
+      ...(rule.toolId === undefined ? {} : { toolId: rule.toolId }),
+      ...(rule.category === undefined ? {} : { category: rule.category }),
+      ...(rule.maxRiskLevel === undefined ? {} : { maxRiskLevel: rule.maxRiskLevel }),
+    };
+    if (!this.matches(plain, call)) return "no-match";
+    if (rule.pathPattern === undefined && rule.commandPattern === undefined) return "match";
+    const subjects = callSubjects(call.toolId, call.parameters, this.config);
+    let unsure = false;
+    if (rule.pathPattern !== undefined) {
+      const pattern = rule.pathPattern;
+      const workspace = call.workspacePath;
+      if (subjects.paths.length === 0) return "no-match";
+      if (workspace === undefined) unsure = true;
+      else if (!subjects.paths.some((p) => matchPathPattern(pattern, p, workspace))) {
+        return "no-match";
+      }
+    }
+    if (rule.commandPattern !== undefined) {
+      const pattern = rule.commandPattern;
+      if (subjects.commands.length === 0) return "no-match";
+      const found = subjects.commands.map((c) => commandHits(pattern, c));
+      if (found.includes("match")) return unsure ? "unsure" : "match";
+      if (found.includes("unsure")) return "unsure";
+      return "no-match";
+    }
+    return unsure ? "unsure" : "match";
+  }
+}
+
+/** The path relative to the (real) workspace root with `/`, or undefined when it is not inside. */
+function workspaceRelative(workspace: string, path: string): string | undefined {
+  if (path.includes("\0") || workspace.includes("\0")) return undefined;
+  let relative: string;
+  try {
+    relative = getWorkspaceRelativePath(workspace, path);
+  } catch (error) {
+    if (error instanceof PathOutsideWorkspaceError || error instanceof InvalidPathError) {
+      return undefined;
+    }
+    throw error;
+  }
+  return process.platform === "win32" ? relative.replaceAll("\\", "/") : relative;
+}
+
+/**
+ * Whether a deny pattern hits any simple command of `command`. Each command's words are quoted
+ * back into a plain command line, so the pattern sees them as the shell would run them.
+ */
+function commandHits(pattern: string, command: string): "match" | "no-match" | "unsure" {
+  const parsed = parseCommand(command);
+  if (!parsed.ok) return "unsure";
+  const hidden =
+    parsed.hasSubstitution || parsed.hasExpansion || parsed.hasSubshell || parsed.hasComment;
+  for (const words of parsed.segments) {
+    if (words.length === 0) continue;
+    const line = words.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
+    if (matchCommandPattern(pattern, line)) return "match";
+  }
+  return hidden ? "unsure" : "no-match";
+}
+
+function findIgnoringCase<T>(
+  map: Readonly<Record<string, T>> | undefined,
+  key: string,
+): T | undefined {
+  if (map === undefined) return undefined;
+  const wanted = key.toLowerCase();
+  for (const [k, v] of Object.entries(map)) if (k.toLowerCase() === wanted) return v;
+  return undefined;
+}
+
+function describeRule(rule: ApprovalRule): string {
+  const parts = Object.entries(rule)
+    .filter(([k, v]) => k !== "reason" && v !== undefined)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return parts.length === 0 ? "(matches all)" : `(${parts.join(", ")})`;
+}

@@ -1,0 +1,46 @@
+export {
+  ApprovalPolicy,
+  type ApprovalPolicyConfig,
+  type ApprovalRequirement,
+  type ApprovalRule,
+  defaultProtectedPathPatterns,
+  type PolicyCall,
+  type PolicyDecision,
+} from "./approval-policy.js";
+export {
+  assessCommandSyntax,
+  type CommandSyntaxAssessment,
+} from "./assess-command-syntax.js";
+export {
+  type CommandSegment,
+  type CommandSyntaxFlags,
+  type ParsedCommand,
+  parseCommand,
+} from "./command-parser.js";
+export { matchCommandPattern, validateCommandPattern } from "./command-pattern.js";
+export {
+  type CallSubjects,
+  callSubjects,
+  defaultCommandParameterNames,
+  defaultPathParameterNames,
+  type ParameterKindConfig,
+} from "./parameter-kinds.js";
+export {
+  matchPathPattern,
+  type PathPatternOptions,
+  validatePathPattern,
+} from "./path-pattern.js";
+export {
+  MemoryPermissionStore,
+  type PermissionFilter,
+  type PermissionGrant,
+  type PermissionPatternKind,
+  type PermissionScope,
+  type PermissionStore,
+} from "./permission-grant.js";
+export {
+  InvalidRememberPatternError,
+  RememberedPermissions,
+  type RememberedPermissionsConfig,
+  type RememberRequest,
+} from "./remembered-permissions.js";

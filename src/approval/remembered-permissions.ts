@@ -1,0 +1,170 @@
+import { AinternError, RiskLevel } from "../core/index.js";
+import type { PolicyCall } from "./approval-policy.js";
+import { matchCommandPattern, validateCommandPattern } from "./command-pattern.js";
+import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
+import { matchPathPattern, validatePathPattern } from "./path-pattern.js";
+import {
+  MemoryPermissionStore,
+  type PermissionFilter,
+  type PermissionGrant,
+  type PermissionPatternKind,
+  type PermissionStore,
+} from "./permission-grant.js";
+
+/** What to remember from an approved call. */
+export interface RememberRequest {
+  readonly call: PolicyCall;
+  readonly sessionId: string;
+  readonly rememberForSession: boolean;
+  readonly rememberForTool: boolean;
+  readonly rememberPattern?: string;
+  readonly grantedBy?: string;
+}
+
+/** Settings of {@link RememberedPermissions}. */
+export interface RememberedPermissionsConfig extends ParameterKindConfig {
+  /** Where `tool`-scoped grants persist; default in memory (lost on restart). */
+  readonly store?: PermissionStore;
+  readonly now?: () => Date;
+}
+
+/** A pattern that cannot be remembered (wrong kind for the call, or not a valid pattern). */
+export class InvalidRememberPatternError extends AinternError {
+  constructor(pattern: string, problem: string) {
+    super("INVALID_REMEMBER_PATTERN", `Cannot remember pattern '${pattern}': ${problem}`);
+    this.name = "InvalidRememberPatternError";
+  }
+}
+
+/**
+ * Remembered approvals: session grants in memory, tool grants in a {@link PermissionStore}.
+ *
+ * Safety rules:
+ * - Critical calls are never covered by a remembered permission, and never remembered: each one
+ *   asks (the policy's "Critical always asks").
+ * - A grant never covers a call whose effective risk is higher than the call it was granted for.
+ * - A pattern grant covers a call only when every path (or command) parameter of the call matches
+ *   it; path patterns are matched after resolving and confining the path to the workspace,
+ *   command patterns word by word on every segment of the command, and a command with
+ *   substitution, redirection or that does not parse never matches.
+ * - Protected paths (the policy's) are not covered whatever was remembered: the processor asks.
+ */
+export class RememberedPermissions {
+  readonly #store: PermissionStore;
+  readonly #session = new MemoryPermissionStore();
+  readonly #config: RememberedPermissionsConfig;
+  readonly #now: () => Date;
+
+  constructor(config: RememberedPermissionsConfig = {}) {
+    this.#config = config;
+    this.#store = config.store ?? new MemoryPermissionStore();
+    this.#now = config.now ?? (() => new Date());
+  }
+
+  /**
+   * Stores what an approval asked to remember; returns the grants made (none for a Critical call
+   * or a decision that remembers nothing). A `rememberForTool` decision on a call the store
+   * cannot hold permanently is kept for the session only.
+   */
+  async remember(request: RememberRequest): Promise<PermissionGrant[]> {
+    const { call } = request;
+    if (!request.rememberForSession && !request.rememberForTool) return [];
+    if (call.riskLevel >= RiskLevel.Critical) return [];
+    const patternKind = this.#patternKind(request);
+    const base = {
+      toolId: call.toolId,
+      maxRiskLevel: call.riskLevel,
+      createdAt: this.#now(),
+      ...(request.rememberPattern === undefined ? {} : { pattern: request.rememberPattern }),
+      ...(patternKind === undefined ? {} : { patternKind }),
+      ...(call.workspacePath === undefined ? {} : { workspacePath: call.workspacePath }),
+      ...(request.grantedBy === undefined ? {} : { grantedBy: request.grantedBy }),
+    };
+    const grants: PermissionGrant[] = [];
+    if (request.rememberForTool) {
+      const grant: PermissionGrant = { ...base, id: crypto.randomUUID(), scope: "tool" };
+      await this.#store.add(grant);
+      grants.push(grant);
+    } else {
+      const grant: PermissionGrant = {
+        ...base,
+        id: crypto.randomUUID(),
+        scope: "session",
+        sessionId: request.sessionId,
+      };
+      await this.#session.add(grant);
+      grants.push(grant);
+    }
+    return grants;
+  }
+
+  /** The first grant covering `call` in `sessionId`, or undefined. */
+  async find(call: PolicyCall, sessionId: string): Promise<PermissionGrant | undefined> {
+    if (call.riskLevel >= RiskLevel.Critical) return undefined;
+    const filter = { toolId: call.toolId };
+    const candidates = [
+      ...(await this.#session.list(filter)).filter((g) => g.sessionId === sessionId),
+      ...(await this.#store.list(filter)),
+    ];
+    return candidates.find((grant) => this.covers(grant, call));
+  }
+
+  /** Whether `grant` covers `call` (see the class's safety rules). */
+  covers(grant: PermissionGrant, call: PolicyCall): boolean {
+    if (grant.toolId.toLowerCase() !== call.toolId.toLowerCase()) return false;
+    if (call.riskLevel >= RiskLevel.Critical || call.riskLevel > grant.maxRiskLevel) return false;
+    if (grant.expiresAt !== undefined && grant.expiresAt.getTime() <= this.#now().getTime())
+      return false;
+    if (grant.pattern === undefined) return true;
+    const subjects = callSubjects(call.toolId, call.parameters, this.#config);
+    if (grant.patternKind === "command") {
+      const pattern = grant.pattern;
+      return (
+        subjects.commands.length > 0 &&
+        subjects.commands.every((c) => matchCommandPattern(pattern, c))
+      );
+    }
+    const workspace = call.workspacePath;
+    if (workspace === undefined || subjects.paths.length === 0) return false;
+    if (grant.workspacePath !== undefined && grant.workspacePath !== workspace) return false;
+    const pattern = grant.pattern;
+    return subjects.paths.every((p) => matchPathPattern(pattern, p, workspace));
+  }
+
+  /** Every grant: the sessions' and the store's. */
+  async list(filter?: PermissionFilter): Promise<PermissionGrant[]> {
+    return [...(await this.#session.list(filter)), ...(await this.#store.list(filter))];
+  }
+
+  /** Revokes a grant by id, wherever it is; resolves whether one was found. */
+  async revoke(id: string): Promise<boolean> {
+    return (await this.#session.revoke(id)) || (await this.#store.revoke(id));
+  }
+
+  /** Forgets a session's grants (call when a conversation ends). */
+  async endSession(sessionId: string): Promise<void> {
+    for (const grant of await this.#session.list()) {
+      if (grant.sessionId === sessionId) await this.#session.revoke(grant.id);
+    }
+  }
+
+  #patternKind(request: RememberRequest): PermissionPatternKind | undefined {
+    const pattern = request.rememberPattern;
+    if (pattern === undefined) return undefined;
+    const subjects = callSubjects(request.call.toolId, request.call.parameters, this.#config);
+    if (subjects.commands.length > 0) {
+      const problem = validateCommandPattern(pattern);
+      if (problem !== undefined) throw new InvalidRememberPatternError(pattern, problem);
+      return "command";
+    }
+    if (subjects.paths.length > 0) {
+      const problem = validatePathPattern(pattern);
+      if (problem !== undefined) throw new InvalidRememberPatternError(pattern, problem);
+      return "path";
+    }
+    throw new InvalidRememberPatternError(
+      pattern,
+      "the call has no path or command parameter to match it against",
+    );
+  }
+}
