@@ -57,7 +57,13 @@ const registry = new ToolRegistry({ tools: [readFile, search] });
 
 // 3. Advertise: the same tools in each provider's format.
 console.log("== OpenAI tools (strict mode)");
-console.log(JSON.stringify(registry.tools.map((t) => toOpenAiTool(t, { strict: true })), null, 2));
+console.log(
+  JSON.stringify(
+    registry.tools.map((t) => toOpenAiTool(t, { strict: true })),
+    null,
+    2,
+  ),
+);
 console.log("\n== Anthropic tools");
 console.log(JSON.stringify(registry.tools.map(toAnthropicTool), null, 2));
 

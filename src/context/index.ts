@@ -2,6 +2,11 @@ export { ContextErrorCode } from "./context-error-code.js";
 export { InvalidPathError, type InvalidPathReason } from "./invalid-path-error.js";
 export { NoWorkspaceError } from "./no-workspace-error.js";
 export { PathOutsideWorkspaceError } from "./path-outside-workspace-error.js";
+export {
+  readOptional as readOptionalParameter,
+  readParameter,
+  readRequired as readRequiredParameter,
+} from "./read-parameter.js";
 export { ServiceContainer } from "./service-container.js";
 export { ServiceNotRegisteredError } from "./service-not-registered-error.js";
 export type { ServiceProvider } from "./service-provider.js";
@@ -22,8 +27,3 @@ export {
   resolveWorkspacePath,
   tryResolveWorkspacePath,
 } from "./workspace-path.js";
-export {
-  readOptional as readOptionalParameter,
-  readParameter,
-  readRequired as readRequiredParameter,
-} from "./read-parameter.js";

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { allToolCallFormats, type ToolCallFormat } from "../calls/index.js";
+import { readRecordedResponse, runTurn } from "./run-turn.js";
+import { createSampleWorkspace } from "./sample-workspace.js";
+import { flagApprovalHandler, TerminalApprovalHandler } from "./terminal-approval-handler.js";
+
+const usage = `aintern: run tools the way an agent's model asks for them
+
+Usage:
+  aintern turn <response.json> [--workspace <dir>] [--db <url>] [--format <format>]
+                               [--approve ask|all|none] [--session <id>]
+
+  turn    Runs one agent turn: parses the recorded model response, applies the approval
+          policy (asking on the terminal, or answering with --approve), runs the approved
+          calls with the built-in tools, and prints the messages for the model and the
+          audit rows.
+
+Options:
+  --workspace  The workspace the tools may touch (default: a fresh sample project).
+  --db         Store URL: sqlite:<file>, sqlite::memory: or postgres://... (default:
+               sqlite:<workspace>.aintern.db). Calls are idempotent by their call id: a
+               call already completed in this store is answered from it, not run again.
+  --format     ${allToolCallFormats.join(", ")} (default: detected).
+  --approve    ask (default in a terminal), all, or none (default otherwise).
+  --session    Session id for remembered approvals.
+`;
+
+/** The `aintern` command. Returns the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true || positionals[0] !== "turn" || positionals[1] === undefined) {
+    process.stdout.write(usage);
+    return values.help === true ? 0 : 2;
+  }
+  const approve = values.approve ?? (process.stdin.isTTY ? "ask" : "none");
+  if (approve !== "ask" && approve !== "all" && approve !== "none") {
+    process.stderr.write(`--approve must be ask, all or none, not '${approve}'\n`);
+    return 2;
+  }
+  const format = values.format as ToolCallFormat | undefined;
+  if (format !== undefined && !allToolCallFormats.includes(format)) {
+    process.stderr.write(`--format must be one of ${allToolCallFormats.join(", ")}\n`);
+    return 2;
+  }
+  const workspacePath = values.workspace ?? (await createSampleWorkspace());
+  // Beside the workspace, not in it: the database is one of the files tools must not touch.
+  const storeUrl = values.db ?? `sqlite:${workspacePath}.aintern.db`;
+  const result = await runTurn({
+    response: await readRecordedResponse(positionals[1]),
+    ...(format === undefined ? {} : { format }),
+    workspacePath,
+    storeUrl,
+    approvalHandler:
+      approve === "ask" ? new TerminalApprovalHandler() : flagApprovalHandler(approve),
+    ...(values.session === undefined ? {} : { sessionId: values.session }),
+  });
+  const out = process.stdout;
+  out.write(`\nWorkspace: ${workspacePath}\nStore: ${storeUrl}\n`);
+  out.write("\n== Calls\n");
+  for (const s of result.statuses)
+    out.write(`  ${s.callId.padEnd(16)} ${s.toolId.padEnd(18)} ${s.status}\n`);
+  out.write("\n== Messages for the model\n");
+  out.write(`${JSON.stringify(result.messages, null, 2)}\n`);
+  out.write("\n== Audit rows\n");
+  for (const row of result.auditRows) {
+    out.write(
+      `  ${row.startedAt.toISOString()}  ${row.toolName.padEnd(18)} ${row.status.padEnd(18)} ${String(Math.round(row.durationMs)).padStart(5)} ms  ${row.errorCode ?? ""}\n`,
+    );
+  }
+  return 0;
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      workspace: { type: "string" },
+      db: { type: "string" },
+      format: { type: "string" },
+      approve: { type: "string" },
+      session: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`aintern: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

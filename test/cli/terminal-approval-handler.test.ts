@@ -1,0 +1,79 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { ToolCallRequest } from "../../src/calls/index.js";
+import { flagApprovalHandler, TerminalApprovalHandler } from "../../src/cli/index.js";
+import { RiskLevel } from "../../src/core/index.js";
+
+function request() {
+  return ToolCallRequest.create(
+    "terminal-execute",
+    "terminal-execute",
+    { command: "npm test" },
+    1,
+    RiskLevel.Medium,
+  );
+}
+
+function terminal(answers: string[]) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let shown = "";
+  output.on("data", (chunk: Buffer) => {
+    shown += chunk.toString();
+    // Answer each prompt as it appears, like a person typing.
+    if (shown.trimEnd().endsWith(">") && answers.length > 0) input.write(`${answers.shift()}\n`);
+  });
+  return { handler: new TerminalApprovalHandler({ input, output }), shownText: () => shown };
+}
+
+describe("TerminalApprovalHandler", () => {
+  it("approves once on 'y', bound to the request", async () => {
+    const { handler, shownText } = terminal(["y"]);
+    const r = request();
+    const decision = await handler.requestApproval(r, new AbortController().signal, {
+      reason: "Medium Risk calls need approval",
+      riskLevel: RiskLevel.Medium,
+      round: 1,
+    });
+    expect(decision.approved).toBe(true);
+    expect(decision.rememberForSession).toBe(false);
+    expect(decision.mismatch(r)).toBeUndefined();
+    expect(shownText()).toContain("Medium Risk calls need approval");
+  });
+
+  it("offers the remember options: session, tool and pattern", async () => {
+    for (const [answers, check] of [
+      [["s"], (d: { rememberForSession: boolean }) => d.rememberForSession],
+      [["t"], (d: { rememberForTool: boolean }) => d.rememberForTool],
+      [["p", "npm *"], (d: { rememberPattern?: string }) => d.rememberPattern === "npm *"],
+    ] as const) {
+      const { handler } = terminal([...answers]);
+      const decision = await handler.requestApproval(request(), new AbortController().signal);
+      expect(decision.approved).toBe(true);
+      expect(check(decision as never)).toBe(true);
+    }
+  });
+
+  it("denies with the reason typed, after asking again on an unknown answer", async () => {
+    const { handler, shownText } = terminal(["maybe", "n", "too risky"]);
+    const decision = await handler.requestApproval(request(), new AbortController().signal, {
+      reason: "x",
+      riskLevel: RiskLevel.Critical,
+      round: 1,
+      warning: "Critical: be careful",
+    });
+    expect(decision.approved).toBe(false);
+    expect(decision.reason).toBe("too risky");
+    expect(shownText()).toContain("please answer");
+    expect(shownText()).toContain("WARNING: Critical: be careful");
+  });
+
+  it("flag handlers approve everything or deny everything without a terminal", async () => {
+    const r = request();
+    const yes = await flagApprovalHandler("all").requestApproval(r, new AbortController().signal);
+    const no = await flagApprovalHandler("none").requestApproval(r, new AbortController().signal);
+    expect(yes.approved).toBe(true);
+    expect(no.approved).toBe(false);
+    expect(no.reason).toContain("--approve=none");
+  });
+});
