@@ -1,5 +1,6 @@
 import {
   ApprovalPolicy,
+  InvalidRememberPatternError,
   type PolicyCall,
   type PolicyDecision,
   RememberedPermissions,
@@ -8,7 +9,11 @@ import { ServiceContainer, type ServiceProvider, ToolExecutionContext } from "..
 import {
   closestNames,
   isJsonObject,
+  isRiskLevel,
   type JsonObject,
+  maxRiskLevel,
+  RiskLevel,
+  riskLevelName,
   type Tool,
   ToolErrorCode,
   TypedEventEmitter,
@@ -26,9 +31,10 @@ import type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.
 import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
 import type { ToolCallBatch } from "./tool-call-batch.js";
 import { ToolCallLifecycle, type ToolCallTransition } from "./tool-call-lifecycle.js";
+import type { ToolCallLifecycleRecord } from "./tool-call-lifecycle-record.js";
 import type { ToolCallRequest } from "./tool-call-request.js";
 import { isTerminalToolCallStatus, ToolCallStatus } from "./tool-call-status.js";
-import { interruptedCallMessage, type ToolCallStore } from "./tool-call-store.js";
+import { interruptRecord, type StoredToolCall, type ToolCallStore } from "./tool-call-store.js";
 
 /** Construction options of a {@link ToolCallProcessor}. */
 export interface ToolCallProcessorConfig {
@@ -109,7 +115,7 @@ export class ToolCallProcessor {
 
   /**
    * Processes every call of `batch` and resolves with the same batch, each call's lifecycle in a
-   * terminal state. Calls run in parallel when the batch is parallel and the license tier allows
+   * terminal state (and the batch marked complete). Calls run in parallel when the batch is parallel and the license tier allows
    * it; each call has its own decision, and denying one never drops or blocks the others.
    * Aborting `signal` cancels what has not finished.
    */
@@ -126,6 +132,7 @@ export class ToolCallProcessor {
       }
     };
     await Promise.all(Array.from({ length: Math.min(width, Math.max(1, calls.length)) }, worker));
+    batch.complete();
     return batch;
   }
 
@@ -142,12 +149,14 @@ export class ToolCallProcessor {
     original: ToolCallRequest,
     signal?: AbortSignal,
   ): Promise<void> {
-    const callId = original.providerCallId ?? original.id;
-    const store = this.#config.store;
-    const stored = store === undefined ? undefined : await store.get(callId);
-    if (stored !== undefined && isTerminalToolCallStatus(stored.record.status)) {
-      // Idempotent: a call that already ended is answered from its record, never run again.
-      batch.setLifecycle(this.#track(ToolCallLifecycle.fromRecord(stored.record), callId, false));
+    const callId = idempotencyKey(original);
+    try {
+      if (await this.#answerFromStore(batch, original, callId)) return;
+    } catch (error) {
+      // Whether the call already ran cannot be told: it must not run (again).
+      const unknown = this.#track(ToolCallLifecycle.forRequest(original), callId, true);
+      batch.setLifecycle(unknown);
+      unknown.cancel(`Could not read the call's stored state: ${errorText(error)}`);
       return;
     }
 
@@ -211,17 +220,68 @@ export class ToolCallProcessor {
     }
   }
 
-  /** The request with its effective risk and summary from the tool. */
+  /**
+   * Answers the call from its stored record when the store holds the same call (same tool and
+   * arguments) in a terminal state, or left Executing by a process that stopped (it fails as
+   * interrupted). Resolves whether it did; throws when the store cannot be read.
+   */
+  async #answerFromStore(
+    batch: ToolCallBatch,
+    request: ToolCallRequest,
+    callId: string,
+  ): Promise<boolean> {
+    const store = this.#config.store;
+    if (store === undefined) return false;
+    const stored = await store.get(callId);
+    if (stored === undefined || !isSameCall(stored, request)) return false;
+    let record = stored.record;
+    if (record.status === ToolCallStatus.Executing) {
+      // It was executing when its process stopped and may have taken effect: never run it again;
+      // it fails as interrupted (what `markInterrupted` does on open).
+      record = interruptRecord(record, new Date());
+      await store.save({ callId, sessionId: stored.sessionId, record }).catch(() => undefined);
+    }
+    if (!isTerminalToolCallStatus(record.status)) return false;
+    // Idempotent: a call that already ended is answered from its record, never run again. The
+    // record is put under this batch's request id (a re-parsed response has new request ids).
+    const restored = ToolCallLifecycle.fromRecord(withRequestId(record, request.id));
+    batch.setLifecycle(this.#track(restored, callId, false));
+    return true;
+  }
+
+  /**
+   * The request with its effective risk and summary from the tool. A tool whose assessment
+   * throws, or answers with something that is not a risk level, gets at least Medium (which
+   * asks): an assessment that failed must not make a call run unasked.
+   */
   #assess(request: ToolCallRequest, tool: Tool | undefined): ToolCallRequest {
     if (tool === undefined || !isJsonObject(request.parameters)) return request;
+    let riskLevel: unknown;
     try {
-      return request.withRiskAssessment({
-        riskLevel: tool.getEffectiveRiskLevel(request.parameters),
-        executionSummary: tool.getExecutionSummary(request.parameters),
-      });
+      riskLevel = tool.getEffectiveRiskLevel(request.parameters);
     } catch {
-      return request; // a tool whose assessment throws keeps the parser's (Medium) risk
+      riskLevel = undefined;
     }
+    let executionSummary: string | undefined;
+    try {
+      executionSummary = tool.getExecutionSummary(request.parameters);
+    } catch {
+      executionSummary = undefined;
+    }
+    if (!isRiskLevel(riskLevel)) {
+      return request.withRiskAssessment({
+        riskLevel: maxRiskLevel(safeDefaultRisk(tool), RiskLevel.Medium),
+        ...(executionSummary === undefined ? {} : { executionSummary }),
+        warnings: [
+          ...(request.warnings ?? []),
+          "The tool could not assess the risk of this call; it is treated as at least Medium.",
+        ],
+      });
+    }
+    return request.withRiskAssessment({
+      riskLevel,
+      ...(executionSummary === undefined ? {} : { executionSummary }),
+    });
   }
 
   /** Why the call cannot run as sent, for the model; undefined when it is valid. */
@@ -270,6 +330,7 @@ export class ToolCallProcessor {
     if (
       decision.kind !== "ask" ||
       decision.protectedPath === true ||
+      decision.possiblyDenied === true ||
       decision.warning !== undefined
     ) {
       return decision.kind === "allow" ? { kind: "allow" } : decision;
@@ -305,12 +366,13 @@ export class ToolCallProcessor {
     const maxRounds = this.#config.maxApprovalRounds ?? 3;
     let shown = request;
     let previousProblem: string | undefined;
+    let warning = verdict.warning;
     for (let round = 1; round <= maxRounds; round++) {
       const details: ApprovalPromptDetails = {
         reason: round === 1 ? verdict.reason : `Asked again: ${previousProblem}`,
         riskLevel: shown.riskLevel,
         round,
-        ...(verdict.warning === undefined ? {} : { warning: verdict.warning }),
+        ...(warning === undefined ? {} : { warning }),
         ...(previousProblem === undefined ? {} : { previousProblem }),
       };
       const answer = await this.#requestDecision(handler, shown, details, signal);
@@ -322,11 +384,13 @@ export class ToolCallProcessor {
           request,
         );
       }
+      // It answered what was shown (maybe an edit); the lifecycle holds the original request.
       if (!answer.approved) return this.#decided(rebind(answer, request), request);
 
       const edited = answer.modifiedParameters;
       if (edited === undefined && shown === request) {
-        await this.#remember(answer, request, tool, request.parameters);
+        const refused = await this.#remember(answer, request, tool, request.parameters);
+        if (refused !== undefined) return this.#decided(refused.bindTo(request), request);
         return this.#decided(rebind(answer, request), request);
       }
       const parameters = edited ?? shown.parameters;
@@ -337,12 +401,22 @@ export class ToolCallProcessor {
         shown = reassessed;
         continue;
       }
+      // Deny wins, also over a person's edit.
+      const policy = this.policy.decide(this.#policyCall(reassessed, tool, parameters));
+      if (policy.kind === "deny") {
+        return this.#decided(
+          ApprovalDecision.deny(`The edited call is denied: ${policy.reason}`).bindTo(request),
+          request,
+        );
+      }
       if (reassessed.riskLevel > shown.riskLevel) {
-        previousProblem = `the edit raised the risk to ${reassessed.riskLevel}`;
+        previousProblem = `the edit raised the risk to ${riskLevelName(reassessed.riskLevel)}`;
+        warning = policy.kind === "ask" ? (policy.warning ?? warning) : warning;
         shown = reassessed;
         continue;
       }
-      await this.#remember(answer, reassessed, tool, parameters);
+      const refused = await this.#remember(answer, reassessed, tool, parameters);
+      if (refused !== undefined) return this.#decided(refused.bindTo(request), request);
       return {
         kind: "decided",
         decision: new ApprovalDecision({
@@ -418,13 +492,32 @@ export class ToolCallProcessor {
     }
   }
 
+  /**
+   * Stores what the decision asks to remember; returns a denial when its pattern cannot be
+   * applied to the call (the approval is refused rather than given without what it asked for).
+   */
   async #remember(
     decision: ApprovalDecision,
     request: ToolCallRequest,
     tool: Tool,
     parameters: JsonObject,
-  ) {
-    if (!decision.rememberForSession && !decision.rememberForTool) return;
+  ): Promise<ApprovalDecision | undefined> {
+    if (!decision.rememberForSession && !decision.rememberForTool) return undefined;
+    try {
+      await this.#rememberGrant(decision, request, tool, parameters);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof InvalidRememberPatternError)) throw error;
+      return ApprovalDecision.deny(`Approval refused: ${error.message}`);
+    }
+  }
+
+  async #rememberGrant(
+    decision: ApprovalDecision,
+    request: ToolCallRequest,
+    tool: Tool,
+    parameters: JsonObject,
+  ): Promise<void> {
     await this.permissions.remember({
       call: this.#policyCall(request, tool, parameters),
       sessionId: this.sessionId,
@@ -478,13 +571,14 @@ export class ToolCallProcessor {
         // A failure the tool reported is a completed call with a failed result; a failure of the
         // pipeline around it (not found, over the concurrency limit, a throw) fails the call.
         if (
+          execution.result.exception === undefined &&
           execution.errorCode !== ToolErrorCode.ToolNotFound &&
           execution.errorCode !== ToolErrorCode.ConcurrencyLimit
         ) {
           lifecycle.complete(execution.result);
           return;
         }
-        lifecycle.fail(execution.errorMessage ?? "Execution failed");
+        lifecycle.fail(execution.errorMessage ?? "Execution failed", execution.result.exception);
         return;
       default:
         lifecycle.fail(execution.errorMessage ?? `Execution ended with status ${execution.status}`);
@@ -510,8 +604,37 @@ function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
+/**
+ * The decision bound to the original request. Only called once the decision was checked against
+ * the request it answered, which, after an edit, carries other arguments than the original.
+ */
 function rebind(decision: ApprovalDecision, request: ToolCallRequest): ApprovalDecision {
-  return decision.requestId === undefined ? decision.bindTo(request) : decision;
+  return decision.bindTo(request);
+}
+
+/**
+ * The key a call is stored under: the provider's call id. An id aintern synthesized (from the
+ * call's position and content) is not unique across turns, so such a call is keyed by its request
+ * id and gets no idempotency across re-parses.
+ */
+function idempotencyKey(request: ToolCallRequest): string {
+  return request.providerCallId !== undefined && !request.callIdSynthesized
+    ? request.providerCallId
+    : request.id;
+}
+
+/** Whether a stored call is the same call as `request` (same tool, same arguments). */
+function isSameCall(stored: StoredToolCall, request: ToolCallRequest): boolean {
+  const saved = stored.record.request;
+  return (
+    saved.toolId.toLowerCase() === request.toolId.toLowerCase() &&
+    hashToolCallArguments(saved.parameters) === hashToolCallArguments(request.parameters)
+  );
+}
+
+/** The record with its request under another id (its decision's binding is history). */
+function withRequestId(record: ToolCallLifecycleRecord, id: string): ToolCallLifecycleRecord {
+  return { ...record, request: { ...record.request, id } };
 }
 
 function safeValidate(tool: Tool, parameters: unknown): ToolValidationResult {
@@ -522,6 +645,16 @@ function safeValidate(tool: Tool, parameters: unknown): ToolValidationResult {
       "(root)",
       `The tool's validation failed: ${errorText(error)}`,
     );
+  }
+}
+
+/** The tool's default risk, or Medium when reading it throws or gives no risk level. */
+function safeDefaultRisk(tool: Tool): RiskLevel {
+  try {
+    const risk: unknown = tool.defaultRiskLevel;
+    return isRiskLevel(risk) ? risk : RiskLevel.Medium;
+  } catch {
+    return RiskLevel.Medium;
   }
 }
 
