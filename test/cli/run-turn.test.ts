@@ -58,8 +58,8 @@ describe("runTurn", () => {
         "terminal-execute",
       ].sort(),
     );
-    const escape = result.auditRows.find((r) => r.errorCode === "PathOutsideWorkspace");
-    expect(escape?.toolName).toBe("file-read");
+    const outside = result.auditRows.find((r) => r.errorCode === "PathOutsideWorkspace");
+    expect(outside?.toolName).toBe("file-read");
     expect(await readFile(join(workspacePath, "src/greeting.ts"), "utf8")).toContain("hello");
     expect(existsSync(join(workspacePath, "notes/old.md"))).toBe(true);
   });
