@@ -8,7 +8,8 @@ export class ExecutionTracker {
   readonly executionId: string;
   readonly #events: ToolExecutionEvent[] = [];
   #finished = false;
-  #wake: (() => void)[] = [];
+  /** Observers waiting for the next event; made on the first wait (most logs have none). */
+  #wake: (() => void)[] | undefined;
 
   constructor(executionId: string) {
     this.executionId = executionId;
@@ -44,6 +45,7 @@ export class ExecutionTracker {
           signal?.removeEventListener("abort", done);
           resolve();
         };
+        this.#wake ??= [];
         this.#wake.push(done);
         signal?.addEventListener("abort", done, { once: true });
       });
@@ -51,9 +53,9 @@ export class ExecutionTracker {
   }
 
   #notify(): void {
-    if (this.#wake.length === 0) return;
     const wake = this.#wake;
-    this.#wake = [];
+    if (wake === undefined) return;
+    this.#wake = undefined;
     for (const resolve of wake) resolve();
   }
 }

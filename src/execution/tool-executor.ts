@@ -1,4 +1,5 @@
 import {
+  NIL_UUID,
   ServiceContainer,
   type ServiceProvider,
   ToolExecutionContext,
@@ -88,15 +89,52 @@ interface Outcome {
   readonly wasApproved?: boolean;
   readonly mayStillBeRunning?: boolean;
   readonly timeoutMs?: number;
+  /** The error as logs and the audit row may show it when parameters are redacted. */
+  readonly redactedError?: string;
 }
 
-interface RunningExecution {
+/** One execution in flight: the state every step of the pipeline shares. */
+class Execution {
+  readonly plan: ExecutionPlan;
+  readonly controller = new AbortController();
   readonly tracker: ExecutionTracker;
-  readonly controller: AbortController;
+  readonly startedAt = new Date();
+  readonly t0 = performance.now();
+  /** The effective timeout, once the run holds a slot. */
+  timeoutMs = 0;
+
+  constructor(plan: ExecutionPlan) {
+    this.plan = plan;
+    this.tracker = new ExecutionTracker(plan.executionId);
+  }
+
+  /** Milliseconds since the execution started. */
+  elapsed(): number {
+    return performance.now() - this.t0;
+  }
 }
 
-const CANCELLED = Symbol("cancelled");
-const TIMED_OUT = Symbol("timed out");
+/** The timeout timer's callback: a plain function, so no closure is made per execution. */
+function abortOnTimeout(execution: Execution): void {
+  execution.controller.abort(timedOutReason(execution.timeoutMs));
+}
+
+/**
+ * The reasons the executor aborts a tool's signal with: DOMExceptions named like the platform's
+ * own (`AbortSignal.timeout()` gives a "TimeoutError"), so a tool that rethrows `signal.reason`
+ * throws a real error, and the executor tells a timeout from a cancellation by its name.
+ */
+function cancelledReason(): DOMException {
+  return new DOMException("The execution was cancelled", "AbortError");
+}
+
+function timedOutReason(timeoutMs: number): DOMException {
+  return new DOMException(`The execution timed out after ${timeoutMs} ms`, "TimeoutError");
+}
+
+function isTimedOutReason(reason: unknown): boolean {
+  return reason instanceof DOMException && reason.name === "TimeoutError";
+}
 const emptyServices = new ServiceContainer();
 
 /**
@@ -134,8 +172,13 @@ export class ToolExecutor {
   readonly #workspacePath: string | undefined;
   readonly #telemetry: ExecutionTelemetry;
   readonly #limiter: ConcurrencyLimiter;
-  readonly #running = new Map<string, RunningExecution>();
+  readonly #running = new Map<string, Execution>();
   readonly #finished = new Map<string, ExecutionTracker>();
+  /** The trackers in `#finished`, as a ring whose oldest entry is at `#retainedNext`. */
+  readonly #retained: (ExecutionTracker | undefined)[] = [];
+  #retainedNext = 0;
+  /** False for the silent default logger: hot-path log lines are not even built. */
+  readonly #logging: boolean;
 
   constructor(config: ToolExecutorConfig) {
     if (config?.registry === undefined) {
@@ -152,6 +195,7 @@ export class ToolExecutor {
     this.#license = config.license ?? staticLicense(LicenseTier.Core);
     this.#sandbox = config.sandbox ?? new InProcessSandbox();
     this.#logger = config.logger ?? silentLogger;
+    this.#logging = this.#logger !== silentLogger;
     this.#services = config.services ?? emptyServices;
     this.#workspacePath = config.workspacePath;
     this.#telemetry = config.telemetry ?? new ExecutionTelemetry();
@@ -286,7 +330,7 @@ export class ToolExecutor {
       { executionId },
       `[TLS-EXE] Cancellation requested. ExecutionId: ${executionId}`,
     );
-    running.controller.abort(CANCELLED);
+    running.controller.abort(cancelledReason());
     return true;
   }
 
@@ -341,31 +385,30 @@ export class ToolExecutor {
         `Execution '${executionId}' is already running; give each execution its own id.`,
       );
     }
-    const controller = new AbortController();
-    const tracker = new ExecutionTracker(executionId);
-    this.#running.set(executionId, { tracker, controller });
-    const detach = linkSignal(plan.callerSignal, controller);
-    const startedAt = new Date();
-    const t0 = performance.now();
-    const elapsed = (): number => performance.now() - t0;
+    const execution = new Execution(plan);
+    const { tracker, startedAt } = execution;
+    this.#running.set(executionId, execution);
+    const detach = linkSignal(plan.callerSignal, execution.controller);
     const span = this.#telemetry.startExecutionSpan(toolName, executionId);
 
     let outcome: Outcome;
     try {
-      this.#logger.info(
-        { executionId, toolName },
-        `[TLS-EXE] Tool execution started. ExecutionId: ${executionId}, Tool: ${toolName}`,
-      );
+      if (this.#logging) {
+        this.#logger.info(
+          { executionId, toolName, parameters: this.#loggedParameters(plan) },
+          `[TLS-EXE] Tool execution started. ExecutionId: ${executionId}, Tool: ${toolName}`,
+        );
+      }
       this.#emit(tracker, toolName, ToolExecutionEventType.Started, "Execution started", 0);
       if (this.events.hasListeners("toolExecutionStarted")) {
         this.events.emit("toolExecutionStarted", {
           executionId,
           toolName,
-          parameters: this.options.logParameters ? (plan.input.parameters ?? {}) : "[redacted]",
+          parameters: this.#loggedParameters(plan),
           timestamp: startedAt,
         });
       }
-      outcome = await this.#pipeline(plan, controller, tracker, startedAt, elapsed);
+      outcome = await this.#pipeline(execution);
     } catch (error) {
       // Only a bug in aintern or a misbehaving plug-in (authorizer, audit, sandbox) gets here.
       this.#logger.error(
@@ -374,13 +417,12 @@ export class ToolExecutor {
       );
       outcome = { status: ToolExecutionStatus.Failed, result: ToolResult.fromException(error) };
     } finally {
-      detach();
+      if (detach !== undefined) detach();
     }
 
-    const durationMs = elapsed();
-    const tool = outcome.tool;
-    const execution = new ToolExecutionResult({
-      toolId: tool?.id ?? toolName,
+    const durationMs = execution.elapsed();
+    const result = new ToolExecutionResult({
+      toolId: outcome.tool?.id ?? toolName,
       executionId,
       result:
         outcome.result.durationMs === undefined
@@ -396,23 +438,20 @@ export class ToolExecutor {
       batchId: plan.batchId,
     });
 
-    await this.#writeAudit(this.#auditRecord(execution, plan), tracker, toolName, elapsed);
-    this.#finish(execution, tracker, outcome, elapsed());
-    this.#telemetry.recordExecution(execution.toolId, execution.status, durationMs);
+    if (this.#audit !== undefined) {
+      await this.#writeAudit(this.#auditRecord(result, plan, outcome), execution);
+    }
+    this.#finish(result, execution, outcome);
+    this.#telemetry.recordExecution(result.toolId, result.status, durationMs);
     this.#telemetry.endExecutionSpan(
       span,
-      execution.success ? undefined : (execution.errorCode ?? execution.status),
+      result.success ? undefined : (result.errorCode ?? result.status),
     );
-    return execution;
+    return result;
   }
 
-  async #pipeline(
-    plan: ExecutionPlan,
-    controller: AbortController,
-    tracker: ExecutionTracker,
-    startedAt: Date,
-    elapsed: () => number,
-  ): Promise<Outcome> {
+  async #pipeline(execution: Execution): Promise<Outcome> {
+    const { plan, tracker, controller } = execution;
     const { executionId, toolName } = plan;
     const signal = controller.signal;
 
@@ -433,16 +472,17 @@ export class ToolExecutor {
         toolId: tool.id,
         toolName: tool.name,
         executionId,
-        startedAt,
+        startedAt: execution.startedAt,
       });
     }
-    if (signal.aborted) return this.#stopped(tool, signal, false, undefined);
+    if (signal.aborted) return this.#stopped(tool, signal, false, undefined, false);
 
     // 2. Authorization
     const parameters = isJsonObject(plan.parameters) ? plan.parameters : undefined;
-    if (tool.requiredPermissions.length > 0) {
+    const required = tool.requiredPermissions;
+    if (required.length > 0) {
       const auth = await this.#authorizer.authorize(
-        tool.requiredPermissions,
+        required,
         {
           toolId: tool.id,
           executionId,
@@ -473,63 +513,28 @@ export class ToolExecutor {
       const message = validation.isValid
         ? "Parameters must be a JSON object"
         : validation.getErrorMessage();
+      // Validation messages quote the values they reject: logged only when parameters may be.
+      const logged =
+        this.options.logParameters || validation.isValid ? message : redactedErrors(validation);
       this.#logger.warn(
-        { executionId, toolName, errors: message },
-        `[TLS-EXE] Parameter validation failed. ExecutionId: ${executionId}, Tool: ${toolName}, Errors: ${message}`,
+        { executionId, toolName, errors: logged },
+        `[TLS-EXE] Parameter validation failed. ExecutionId: ${executionId}, Tool: ${toolName}, Errors: ${logged}`,
       );
       return {
         tool,
         status: ToolExecutionStatus.ValidationError,
         result: ToolResult.validationFailed(validation.isValid ? message : validation),
+        redactedError: logged,
       };
     }
 
     // 4. Confirmation
-    let wasApproved = true;
     const needsConfirmation =
       (plan.options.requireConfirmation === true || tool.requiresConfirmation) &&
       plan.context?.isApproved !== true;
     if (needsConfirmation) {
-      this.#emit(
-        tracker,
-        toolName,
-        ToolExecutionEventType.ConfirmationRequested,
-        "Confirmation required",
-        elapsed(),
-      );
-      const callback = plan.options.confirmationCallback;
-      if (callback === undefined) {
-        return {
-          tool,
-          status: ToolExecutionStatus.RequiresConfirmation,
-          result: ToolResult.failed(
-            `'${tool.id}' needs confirmation before it runs, and no confirmation callback was given`,
-            ToolErrorCode.ConfirmationRequired,
-          ),
-          wasApproved: false,
-        };
-      }
-      const confirmed = await confirm(callback, plan.input, signal);
-      if (signal.aborted) return this.#stopped(tool, signal, false, undefined);
-      if (confirmed !== true) {
-        const reason =
-          confirmed === false
-            ? "Confirmation denied by user"
-            : `Confirmation failed: ${errorText(confirmed.error)}`;
-        return {
-          tool,
-          status: ToolExecutionStatus.Denied,
-          result: ToolResult.failed(reason, ToolErrorCode.ConfirmationDenied),
-          wasApproved: false,
-        };
-      }
-      this.#emit(
-        tracker,
-        toolName,
-        ToolExecutionEventType.ConfirmationReceived,
-        "Confirmation received",
-        elapsed(),
-      );
+      const denied = await this.#confirm(execution, tool);
+      if (denied !== undefined) return denied;
     }
 
     // 5. Wait for a slot, then start the clock
@@ -543,10 +548,10 @@ export class ToolExecutor {
             tool,
             status: ToolExecutionStatus.Failed,
             result: ToolResult.failed(error.message, ToolErrorCode.ConcurrencyLimit),
-            wasApproved,
+            wasApproved: true,
           };
         }
-        return this.#stopped(tool, signal, false, undefined);
+        return this.#stopped(tool, signal, false, undefined, true);
       }
     }
     try {
@@ -555,35 +560,41 @@ export class ToolExecutor {
         tool.constraints?.maxExecutionTimeMs,
         this.options.defaultTimeoutMs,
       );
-      const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
+      execution.timeoutMs = timeoutMs;
+      const timer = setTimeout(abortOnTimeout, timeoutMs, execution);
       try {
         this.#emit(
           tracker,
           toolName,
           ToolExecutionEventType.InProgress,
           "Executing tool",
-          elapsed(),
+          execution.elapsed(),
         );
-        const context = this.#contextFor(plan, tool, parameters, signal, tracker, elapsed);
+        const context = this.#contextFor(execution, tool, parameters);
         if (this.#audit !== undefined) {
+          const identity = auditIdentity(plan);
           await this.#audit.begin({
             executionId,
             toolName: tool.id,
-            startedAt,
+            startedAt: execution.startedAt,
             batchId: plan.batchId ?? null,
+            sandboxId: this.#sandbox.name,
+            agentId: identity.agentId,
+            userId: identity.userId,
+            conversationId: identity.conversationId,
           });
         }
-        if (signal.aborted) return this.#stopped(tool, signal, false, timeoutMs);
+        if (signal.aborted) return this.#stopped(tool, signal, false, timeoutMs, true);
 
         // 6. Run
         const run = await this.#sandbox.run(tool, context, { signal, timeoutMs });
-        wasApproved = true;
         if (run.kind === "aborted" || signal.aborted) {
           return this.#stopped(
             tool,
             signal,
             run.kind === "aborted" && run.mayStillBeRunning,
             timeoutMs,
+            true,
           );
         }
         if (run.kind === "threw") {
@@ -595,10 +606,16 @@ export class ToolExecutor {
             tool,
             status: ToolExecutionStatus.Failed,
             result: ToolResult.fromException(run.error),
-            wasApproved,
+            wasApproved: true,
           };
         }
-        return { tool, status: statusOf(run.result), result: run.result, wasApproved, timeoutMs };
+        return {
+          tool,
+          status: statusOf(run.result),
+          result: run.result,
+          wasApproved: true,
+          timeoutMs,
+        };
       } finally {
         clearTimeout(timer);
       }
@@ -607,14 +624,62 @@ export class ToolExecutor {
     }
   }
 
+  /** Step 4: asks for confirmation; returns the outcome that ends the execution, if it ends. */
+  async #confirm(execution: Execution, tool: Tool): Promise<Outcome | undefined> {
+    const { plan, tracker } = execution;
+    const signal = execution.controller.signal;
+    this.#emit(
+      tracker,
+      plan.toolName,
+      ToolExecutionEventType.ConfirmationRequested,
+      "Confirmation required",
+      execution.elapsed(),
+    );
+    const callback = plan.options.confirmationCallback;
+    if (callback === undefined) {
+      return {
+        tool,
+        status: ToolExecutionStatus.RequiresConfirmation,
+        result: ToolResult.failed(
+          `'${tool.id}' needs confirmation before it runs, and no confirmation callback was given`,
+          ToolErrorCode.ConfirmationRequired,
+        ),
+        wasApproved: false,
+      };
+    }
+    const confirmed = await confirm(callback, plan.input, signal);
+    if (signal.aborted) return this.#stopped(tool, signal, false, undefined, false);
+    if (confirmed !== true) {
+      const reason =
+        confirmed === false
+          ? "Confirmation denied by user"
+          : `Confirmation failed: ${errorText(confirmed.error)}`;
+      return {
+        tool,
+        status: ToolExecutionStatus.Denied,
+        result: ToolResult.failed(reason, ToolErrorCode.ConfirmationDenied),
+        wasApproved: false,
+      };
+    }
+    this.#emit(
+      tracker,
+      plan.toolName,
+      ToolExecutionEventType.ConfirmationReceived,
+      "Confirmation received",
+      execution.elapsed(),
+    );
+    return undefined;
+  }
+
   /** The outcome of an execution stopped by its signal: a timeout or a cancellation. */
   #stopped(
     tool: Tool,
     signal: AbortSignal,
     mayStillBeRunning: boolean,
     timeoutMs: number | undefined,
+    wasApproved: boolean,
   ): Outcome {
-    if (signal.reason === TIMED_OUT && timeoutMs !== undefined) {
+    if (isTimedOutReason(signal.reason) && timeoutMs !== undefined) {
       const base = ToolResult.timeout(timeoutMs);
       return {
         tool,
@@ -642,23 +707,38 @@ export class ToolExecutor {
             true,
           )
         : ToolResult.cancelled(message),
+      wasApproved,
       mayStillBeRunning,
       timeoutMs,
     };
   }
 
-  #contextFor(
-    plan: ExecutionPlan,
-    tool: Tool,
-    parameters: JsonObject,
-    signal: AbortSignal,
-    tracker: ExecutionTracker,
-    elapsed: () => number,
-  ): ToolExecutionContext {
-    const progress = (p: ToolProgress): void => this.#progress(plan, tool, p, tracker, elapsed);
+  #contextFor(execution: Execution, tool: Tool, parameters: JsonObject): ToolExecutionContext {
+    const { plan } = execution;
+    const signal = execution.controller.signal;
+    // Progress reports become events only on tiers with Full progress; the caller's own
+    // callback on an AIntern context receives them whatever the tier.
+    const own = plan.context?.progress;
+    const events = hasFullProgressEvents(this.#license.currentTier);
+    let progress: ((p: ToolProgress) => void) | undefined;
+    if (events && own !== undefined) {
+      progress = (p) => {
+        try {
+          own(p);
+        } finally {
+          this.#progress(execution, tool, p);
+        }
+      };
+    } else if (events) {
+      progress = (p) => this.#progress(execution, tool, p);
+    } else {
+      progress = own;
+    }
     if (plan.context !== undefined) {
       return plan.context.with({ signal, progress, toolId: tool.id });
     }
+    const extra = plan.options.context;
+    const metadata = plan.input.metadata;
     return new ToolExecutionContext({
       services: this.#services,
       executionId: plan.executionId,
@@ -668,25 +748,22 @@ export class ToolExecutor {
       signal,
       progress,
       isApproved: true,
-      metadata: { ...plan.options.context, ...plan.input.metadata },
+      startedAt: execution.startedAt,
+      metadata:
+        extra === undefined ? metadata : metadata === undefined ? extra : { ...extra, ...metadata },
     });
   }
 
-  #progress(
-    plan: ExecutionPlan,
-    tool: Tool,
-    progress: ToolProgress,
-    tracker: ExecutionTracker,
-    elapsed: () => number,
-  ): void {
-    if (!hasFullProgressEvents(this.#license.currentTier) || tracker.finished) return;
+  #progress(execution: Execution, tool: Tool, progress: ToolProgress): void {
+    const { tracker, plan } = execution;
+    if (tracker.finished) return;
     const percent = progress.percentComplete;
     this.#emit(
       tracker,
       plan.toolName,
       ToolExecutionEventType.InProgress,
       progress.message,
-      elapsed(),
+      execution.elapsed(),
       percent === undefined ? undefined : Math.round(percent),
     );
     if (this.events.hasListeners("executionProgress")) {
@@ -707,50 +784,55 @@ export class ToolExecutor {
     progressPercent?: number,
     data?: Readonly<Record<string, unknown>>,
   ): void {
-    const event: ToolExecutionEvent = {
+    const event: {
+      -readonly [K in keyof ToolExecutionEvent]: ToolExecutionEvent[K];
+    } = {
       executionId: tracker.executionId,
       toolName,
       eventType,
       timestamp: new Date(),
       elapsedMs,
-      ...(message === undefined ? {} : { message }),
-      ...(progressPercent === undefined ? {} : { progressPercent }),
-      ...(data === undefined ? {} : { data }),
     };
+    if (message !== undefined) event.message = message;
+    if (progressPercent !== undefined) event.progressPercent = progressPercent;
+    if (data !== undefined) event.data = data;
     tracker.push(event);
     if (this.events.hasListeners("executionEvent")) this.events.emit("executionEvent", event);
   }
 
-  #auditRecord(execution: ToolExecutionResult, plan: ExecutionPlan): AuditRecord {
-    const result = execution.result;
+  /** What the logs and the toolExecutionStarted notification show of the parameters. */
+  #loggedParameters(plan: ExecutionPlan): Readonly<Record<string, unknown>> | "[redacted]" {
+    return this.options.logParameters ? (plan.input.parameters ?? {}) : "[redacted]";
+  }
+
+  #auditRecord(result: ToolExecutionResult, plan: ExecutionPlan, outcome: Outcome): AuditRecord {
+    const toolResult = result.result;
+    const identity = auditIdentity(plan);
     return {
-      executionId: execution.executionId,
-      toolName: execution.toolId,
-      status: execution.status,
+      executionId: result.executionId,
+      toolName: result.toolId,
+      status: result.status,
       parameters:
         this.options.logParameters && isJsonObject(plan.parameters) ? plan.parameters : null,
-      resultSummary: result.success ? result.toLogSummary() : null,
-      errorMessage: result.error ?? null,
-      errorCode: result.errorCode ?? null,
-      startedAt: execution.startedAt,
-      completedAt: execution.completedAt,
-      durationMs: execution.durationMs,
+      resultSummary: toolResult.success ? toolResult.toLogSummary() : null,
+      errorMessage: outcome.redactedError ?? toolResult.error ?? null,
+      errorCode: toolResult.errorCode ?? null,
+      startedAt: result.startedAt,
+      completedAt: result.completedAt,
+      durationMs: result.durationMs,
       sandboxId: this.#sandbox.name,
-      batchId: execution.batchId ?? null,
-      conversationId: plan.context?.sessionId ?? null,
-      wasApproved: execution.wasApproved,
-      timedOut: execution.timedOut,
-      wasCancelled: execution.wasCancelled,
+      batchId: result.batchId ?? null,
+      agentId: identity.agentId,
+      userId: identity.userId,
+      conversationId: identity.conversationId,
+      wasApproved: result.wasApproved,
+      timedOut: result.timedOut,
+      wasCancelled: result.wasCancelled,
     };
   }
 
   /** Writes an audit row; a failing audit log is reported (log + Warning event), never thrown. */
-  async #writeAudit(
-    record: AuditRecord,
-    tracker?: ExecutionTracker,
-    toolName?: string,
-    elapsed?: () => number,
-  ): Promise<void> {
+  async #writeAudit(record: AuditRecord, execution?: Execution): Promise<void> {
     if (this.#audit === undefined) return;
     try {
       await this.#audit.complete(record);
@@ -759,26 +841,22 @@ export class ToolExecutor {
         { executionId: record.executionId, err: error },
         `[TLS-EXE] Audit write failed. ExecutionId: ${record.executionId}`,
       );
-      if (tracker !== undefined && toolName !== undefined && elapsed !== undefined) {
+      if (execution !== undefined) {
         this.#emit(
-          tracker,
-          toolName,
+          execution.tracker,
+          execution.plan.toolName,
           ToolExecutionEventType.Warning,
           `Audit write failed: ${errorText(error)}`,
-          elapsed(),
+          execution.elapsed(),
         );
       }
     }
   }
 
-  #finish(
-    execution: ToolExecutionResult,
-    tracker: ExecutionTracker,
-    outcome: Outcome,
-    elapsedMs: number,
-  ): void {
-    const { executionId, toolId, status } = execution;
-    const toolName = execution.input.toolName;
+  #finish(result: ToolExecutionResult, execution: Execution, outcome: Outcome): void {
+    const { executionId, toolId, status } = result;
+    const { tracker } = execution;
+    const toolName = result.input.toolName;
     const eventType =
       status === ToolExecutionStatus.Completed
         ? ToolExecutionEventType.Completed
@@ -791,15 +869,15 @@ export class ToolExecutor {
       tracker,
       toolName,
       eventType,
-      execution.success ? "Execution completed" : execution.errorMessage,
-      elapsedMs,
+      result.success ? "Execution completed" : result.errorMessage,
+      execution.elapsed(),
       undefined,
-      execution.success ? undefined : { status, errorCode: execution.errorCode },
+      result.success ? undefined : { status, errorCode: result.errorCode },
     );
     this.#running.delete(executionId);
     this.#retain(executionId, tracker);
 
-    const timestamp = execution.completedAt;
+    const timestamp = result.completedAt;
     if (status === ToolExecutionStatus.Timeout) {
       this.#logger.warn(
         { executionId, toolName, timeoutMs: outcome.timeoutMs },
@@ -814,12 +892,12 @@ export class ToolExecutor {
         });
       }
     }
-    if (execution.success) {
+    if (result.success) {
       if (this.events.hasListeners("toolExecutionCompleted")) {
         this.events.emit("toolExecutionCompleted", {
           executionId,
           toolName,
-          durationMs: execution.durationMs,
+          durationMs: result.durationMs,
           timestamp,
         });
       }
@@ -828,9 +906,9 @@ export class ToolExecutor {
         executionId,
         toolName,
         status,
-        errorMessage: execution.errorMessage,
-        errorCode: execution.errorCode,
-        durationMs: execution.durationMs,
+        errorMessage: result.errorMessage,
+        errorCode: result.errorCode,
+        durationMs: result.durationMs,
         timestamp,
       });
     }
@@ -838,30 +916,44 @@ export class ToolExecutor {
       this.events.emit("executionCompleted", {
         toolId,
         executionId,
-        result: execution,
+        result,
         completedAt: timestamp,
       });
     }
-    this.#logger.info(
-      {
-        executionId,
-        toolName,
-        status,
-        durationMs: execution.durationMs,
-        ...(this.options.logResults ? { result: execution.result.toLogSummary() } : {}),
-      },
-      `[TLS-EXE] Tool execution finished. ExecutionId: ${executionId}, Tool: ${toolName}, Status: ${status}, Duration: ${Math.round(execution.durationMs)}ms`,
-    );
+    if (this.#logging) {
+      this.#logger.info(
+        {
+          executionId,
+          toolName,
+          status,
+          durationMs: result.durationMs,
+          ...(this.options.logResults
+            ? {
+                result:
+                  outcome.redactedError === undefined
+                    ? result.result.toLogSummary()
+                    : `Failed (${result.errorCode ?? ""}): ${outcome.redactedError}`,
+              }
+            : {}),
+        },
+        `[TLS-EXE] Tool execution finished. ExecutionId: ${executionId}, Tool: ${toolName}, Status: ${status}, Duration: ${Math.round(result.durationMs)}ms`,
+      );
+    }
   }
 
+  /** Keeps the last `retainFinishedExecutions` finished executions for observe(), in a ring. */
   #retain(executionId: string, tracker: ExecutionTracker): void {
     const limit = this.options.retainFinishedExecutions;
     if (limit === 0) return;
-    this.#finished.set(executionId, tracker);
-    if (this.#finished.size > limit) {
-      const oldest = this.#finished.keys().next().value as string;
-      this.#finished.delete(oldest);
+    const slot = this.#retainedNext;
+    const evicted = this.#retained[slot];
+    // An id used again later maps to its newer tracker: only the evicted tracker's entry goes.
+    if (evicted !== undefined && this.#finished.get(evicted.executionId) === evicted) {
+      this.#finished.delete(evicted.executionId);
     }
+    this.#retained[slot] = tracker;
+    this.#retainedNext = slot + 1 === limit ? 0 : slot + 1;
+    this.#finished.set(executionId, tracker);
   }
 
   #notFoundMessage(toolName: string): string {
@@ -875,6 +967,36 @@ export class ToolExecutor {
   }
 }
 
+/**
+ * Who an execution ran for, as the audit columns hold it: string `agentId`, `userId` and
+ * `conversationId` entries of the call's context (Lexichord) or the context's metadata
+ * (AIntern), and the AIntern context's session id as the conversation.
+ */
+function auditIdentity(plan: ExecutionPlan): {
+  agentId: string | null;
+  userId: string | null;
+  conversationId: string | null;
+} {
+  const bag = plan.options.context ?? plan.context?.metadata;
+  const session = plan.context?.sessionId;
+  return {
+    agentId: stringEntry(bag, "agentId"),
+    userId: stringEntry(bag, "userId"),
+    conversationId:
+      stringEntry(bag, "conversationId") ??
+      (session === undefined || session === NIL_UUID ? null : session),
+  };
+}
+
+function stringEntry(
+  bag: Readonly<Record<string, unknown>> | undefined,
+  key: string,
+): string | null {
+  if (bag === undefined || !Object.hasOwn(bag, key)) return null;
+  const value = bag[key];
+  return typeof value === "string" ? value : null;
+}
+
 function statusOf(result: ToolResult): ToolExecutionStatus {
   if (result.success) return ToolExecutionStatus.Completed;
   if (result.isCancelled) return ToolExecutionStatus.Cancelled;
@@ -885,13 +1007,16 @@ function statusOf(result: ToolResult): ToolExecutionStatus {
 }
 
 /** Aborts `controller` (as a cancellation) when `signal` does; returns a detach function. */
-function linkSignal(signal: AbortSignal | undefined, controller: AbortController): () => void {
-  if (signal === undefined) return noop;
+function linkSignal(
+  signal: AbortSignal | undefined,
+  controller: AbortController,
+): (() => void) | undefined {
+  if (signal === undefined) return undefined;
   if (signal.aborted) {
-    controller.abort(CANCELLED);
-    return noop;
+    controller.abort(cancelledReason());
+    return undefined;
   }
-  const onAbort = (): void => controller.abort(CANCELLED);
+  const onAbort = (): void => controller.abort(cancelledReason());
   signal.addEventListener("abort", onAbort, { once: true });
   return () => signal.removeEventListener("abort", onAbort);
 }
@@ -904,8 +1029,6 @@ function mergeCallerSignals(
   if (b === undefined || a === b) return a;
   return AbortSignal.any([a, b]);
 }
-
-function noop(): void {}
 
 /** Asks the confirmation callback; resolves `{ error }` if it throws, false if aborted first. */
 function confirm(
@@ -924,6 +1047,13 @@ function confirm(
       )
       .finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/** Validation errors without the values they quote: `path (pattern_mismatch); n (type_mismatch)`. */
+function redactedErrors(validation: ToolValidationResult): string {
+  return validation.errors
+    .map((e) => `${e.parameterName === "" ? "(parameters)" : e.parameterName} (${e.errorCode})`)
+    .join("; ");
 }
 
 function errorText(error: unknown): string {

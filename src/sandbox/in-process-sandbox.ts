@@ -1,6 +1,12 @@
 import type { ToolExecutionContext } from "../context/index.js";
 import type { Tool } from "../core/index.js";
+import type { ToolResult } from "../result/index.js";
 import type { SandboxOutcome, SandboxRunOptions, ToolSandbox } from "./tool-sandbox.js";
+
+const stoppedBeforeStart: SandboxOutcome = Object.freeze({
+  kind: "aborted",
+  mayStillBeRunning: false,
+});
 
 /**
  * Runs tools in the host process: the default, for trusted tools. Cancellation is cooperative:
@@ -18,37 +24,57 @@ export class InProcessSandbox implements ToolSandbox {
     options: SandboxRunOptions,
   ): Promise<SandboxOutcome> {
     const { signal } = options;
-    if (signal.aborted) return Promise.resolve({ kind: "aborted", mayStillBeRunning: false });
+    if (signal.aborted) return Promise.resolve(stoppedBeforeStart);
     return new Promise<SandboxOutcome>((resolve) => {
-      let settled = false;
-      let toolSettled = false;
-      const finish = (outcome: SandboxOutcome): void => {
-        if (settled) return;
-        settled = true;
-        signal.removeEventListener("abort", onAbort);
-        resolve(outcome);
-      };
-      const onAbort = (): void => {
-        // One macrotask of grace lets a cooperative tool that stops on abort be reported as stopped.
-        setImmediate(() => finish({ kind: "aborted", mayStillBeRunning: !toolSettled }));
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      let pending: Promise<unknown>;
+      const run = new InProcessRun(signal, resolve);
+      // Listening before the tool starts: a tool may abort its own signal synchronously.
+      signal.addEventListener("abort", run, { once: true });
+      let pending: Promise<ToolResult>;
       try {
-        pending = Promise.resolve(tool.execute(context, signal));
+        pending = tool.execute(context, signal);
       } catch (error) {
-        pending = Promise.reject(error);
+        run.settled({ kind: "threw", error });
+        return;
       }
-      pending.then(
-        (result) => {
-          toolSettled = true;
-          if (!signal.aborted) finish({ kind: "completed", result: result as never });
-        },
-        (error: unknown) => {
-          toolSettled = true;
-          if (!signal.aborted) finish({ kind: "threw", error });
-        },
+      Promise.resolve(pending).then(
+        (result) => run.settled({ kind: "completed", result }),
+        (error: unknown) => run.settled({ kind: "threw", error }),
       );
     });
+  }
+}
+
+/**
+ * One run waiting for either its tool or its signal. It is the abort listener itself (an
+ * EventListener object), so a run costs one object rather than a closure per outcome.
+ */
+class InProcessRun {
+  readonly #signal: AbortSignal;
+  readonly #resolve: (outcome: SandboxOutcome) => void;
+  #toolSettled = false;
+  #done = false;
+
+  constructor(signal: AbortSignal, resolve: (outcome: SandboxOutcome) => void) {
+    this.#signal = signal;
+    this.#resolve = resolve;
+  }
+
+  /** The tool returned or threw. Ignored once the signal has aborted: the abort decides. */
+  settled(outcome: SandboxOutcome): void {
+    this.#toolSettled = true;
+    if (this.#signal.aborted) return;
+    this.#finish(outcome);
+  }
+
+  /** The signal aborted. One macrotask of grace lets a cooperative tool be reported as stopped. */
+  handleEvent(): void {
+    setImmediate(() => this.#finish({ kind: "aborted", mayStillBeRunning: !this.#toolSettled }));
+  }
+
+  #finish(outcome: SandboxOutcome): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#signal.removeEventListener("abort", this);
+    this.#resolve(outcome);
   }
 }
