@@ -16,7 +16,7 @@ import {
 } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import { ToolResult } from "../result/index.js";
-import { InProcessSandbox, type ToolSandbox } from "../sandbox/index.js";
+import { type IsolationPolicy, RoutingSandbox, type ToolSandbox } from "../sandbox/index.js";
 import type { AuditLog, AuditRecord } from "../store/index.js";
 import { ExecutionTelemetry, type Logger, silentLogger } from "../telemetry/index.js";
 import { ToolValidationError, ToolValidationResult } from "../validation/index.js";
@@ -53,8 +53,18 @@ export interface ToolExecutorConfig {
   readonly audit?: AuditLog;
   /** Default: `staticLicense(LicenseTier.Core)`. */
   readonly license?: LicenseContext;
-  /** Default: an `InProcessSandbox`. */
+  /**
+   * Where tools run. Default: a `RoutingSandbox` that runs tools in-process, and in a pooled
+   * child process those whose definition says `isolation: "process"` or that `isolation`
+   * requires (processes start only when such a tool first runs; `close()` stops them).
+   */
   readonly sandbox?: ToolSandbox;
+  /**
+   * Which tools must run in a separate, killable process besides those whose definition asks for
+   * it (`isolation: "process"`): by risk level or category. Used by the default sandbox (a
+   * `RoutingSandbox`); give either this or `sandbox`, not both.
+   */
+  readonly isolation?: IsolationPolicy;
   /** An event bus to share with the application; default: a new one (`executor.events`). */
   readonly events?: TypedEventEmitter<ToolExecutorEvents>;
   /** A pino logger (or anything with its info / warn / error / debug); default: silent. */
@@ -102,6 +112,8 @@ class Execution {
   readonly t0 = performance.now();
   /** The effective timeout, once the run holds a slot. */
   timeoutMs = 0;
+  /** The sandbox that ran the tool (`in-process`, `process`), once one was chosen. */
+  sandboxId: string | null = null;
 
   constructor(plan: ExecutionPlan) {
     this.plan = plan;
@@ -193,7 +205,13 @@ export class ToolExecutor {
     this.#authorizer = config.authorizer ?? grantPermissions();
     this.#audit = config.audit;
     this.#license = config.license ?? staticLicense(LicenseTier.Core);
-    this.#sandbox = config.sandbox ?? new InProcessSandbox();
+    if (config.sandbox !== undefined && config.isolation !== undefined) {
+      throw new ToolExecutionError(
+        "INVALID_CONFIG",
+        "Give ToolExecutor either a sandbox or an isolation policy (which configures the default RoutingSandbox), not both",
+      );
+    }
+    this.#sandbox = config.sandbox ?? new RoutingSandbox({ policy: config.isolation ?? {} });
     this.#logger = config.logger ?? silentLogger;
     this.#logging = this.#logger !== silentLogger;
     this.#services = config.services ?? emptyServices;
@@ -439,7 +457,10 @@ export class ToolExecutor {
     });
 
     if (this.#audit !== undefined) {
-      await this.#writeAudit(this.#auditRecord(result, plan, outcome), execution);
+      await this.#writeAudit(
+        this.#auditRecord(result, plan, outcome, execution.sandboxId),
+        execution,
+      );
     }
     this.#finish(result, execution, outcome);
     this.#telemetry.recordExecution(result.toolId, result.status, durationMs);
@@ -571,6 +592,7 @@ export class ToolExecutor {
           execution.elapsed(),
         );
         const context = this.#contextFor(execution, tool, parameters);
+        execution.sandboxId = this.#sandbox.sandboxFor?.(tool, parameters) ?? this.#sandbox.name;
         if (this.#audit !== undefined) {
           const identity = auditIdentity(plan);
           await this.#audit.begin({
@@ -578,7 +600,7 @@ export class ToolExecutor {
             toolName: tool.id,
             startedAt: execution.startedAt,
             batchId: plan.batchId ?? null,
-            sandboxId: this.#sandbox.name,
+            sandboxId: execution.sandboxId,
             agentId: identity.agentId,
             userId: identity.userId,
             conversationId: identity.conversationId,
@@ -805,7 +827,12 @@ export class ToolExecutor {
     return this.options.logParameters ? (plan.input.parameters ?? {}) : "[redacted]";
   }
 
-  #auditRecord(result: ToolExecutionResult, plan: ExecutionPlan, outcome: Outcome): AuditRecord {
+  #auditRecord(
+    result: ToolExecutionResult,
+    plan: ExecutionPlan,
+    outcome: Outcome,
+    sandboxId: string | null,
+  ): AuditRecord {
     const toolResult = result.result;
     const identity = auditIdentity(plan);
     return {
@@ -820,7 +847,7 @@ export class ToolExecutor {
       startedAt: result.startedAt,
       completedAt: result.completedAt,
       durationMs: result.durationMs,
-      sandboxId: this.#sandbox.name,
+      sandboxId,
       batchId: result.batchId ?? null,
       agentId: identity.agentId,
       userId: identity.userId,

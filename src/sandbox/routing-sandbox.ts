@@ -1,5 +1,5 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import type { Tool } from "../core/index.js";
+import type { JsonObject, Tool } from "../core/index.js";
 import { InProcessSandbox } from "./in-process-sandbox.js";
 import { ProcessSandbox } from "./process-sandbox.js";
 import { SandboxError, SandboxErrorCode } from "./sandbox-error.js";
@@ -70,6 +70,16 @@ export class RoutingSandbox implements ToolSandbox {
       });
     }
     return this.process.run(tool, context, options);
+  }
+
+  /** `in-process` or `process`: where {@link run} sends this call (`routing` if it cannot tell). */
+  sandboxFor(tool: Tool, parameters: JsonObject): string {
+    try {
+      const choice = selectSandbox(tool, this.policy, parameters);
+      return choice.sandbox === "in-process" ? this.inProcess.name : this.process.name;
+    } catch {
+      return this.name;
+    }
   }
 
   /** Closes both sandboxes. */

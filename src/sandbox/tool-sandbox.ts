@@ -1,5 +1,5 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import type { Tool } from "../core/index.js";
+import type { JsonObject, Tool } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
 
 /** Per-run settings the executor hands a sandbox. */
@@ -39,6 +39,11 @@ export interface ToolSandbox {
     context: ToolExecutionContext,
     options: SandboxRunOptions,
   ): Promise<SandboxOutcome>;
+  /**
+   * The name of the sandbox that will run this call, for audit rows, when the sandbox routes
+   * calls to others (a `RoutingSandbox` answers `in-process` or `process`); default {@link name}.
+   */
+  sandboxFor?(tool: Tool, parameters: JsonObject): string;
   /** Releases what the sandbox holds (processes, pools). */
   close?(): Promise<void>;
 }
