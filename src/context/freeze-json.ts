@@ -8,40 +8,60 @@ function invalid(where: string, detail: string): AinternError {
   );
 }
 
-function cloneValue(value: unknown, where: string, seen: Set<object>): JsonValue {
+/** The objects {@link freezeJsonObject} returned: deep, frozen, checked JSON copies. */
+const frozenByUs = new WeakSet<object>();
+
+/** Thrown by a clone run without paths: the caller runs it again with them for the message. */
+const notJson = Symbol("notJson");
+
+/**
+ * A deep, frozen copy of a JSON value. `where` is the path of `value` for error messages, or
+ * `undefined` to skip building paths (the common, valid case): a problem then throws `notJson`.
+ */
+function cloneValue(value: unknown, where: string | undefined, seen: Set<object>): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw invalid(where, `the number ${value} is not JSON`);
+    if (!Number.isFinite(value)) fail(where, `the number ${value} is not JSON`);
     return value;
   }
-  if (typeof value !== "object") throw invalid(where, `a ${typeof value} is not JSON`);
-  if (seen.has(value)) throw invalid(where, "a circular reference");
+  if (typeof value !== "object") fail(where, `a ${typeof value} is not JSON`);
+  if (seen.has(value)) fail(where, "a circular reference");
   seen.add(value);
   try {
     if (Array.isArray(value)) {
       return Object.freeze(
-        value.map((item, index) => cloneValue(item, `${where}[${index}]`, seen)),
+        value.map((item, index) =>
+          cloneValue(item, where === undefined ? undefined : `${where}[${index}]`, seen),
+        ),
       ) as JsonValue[];
     }
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw invalid(where, "an object that is not a plain object");
+      fail(where, "an object that is not a plain object");
     }
-    const out: JsonObject = {};
+    const out: Record<string, JsonValue> = {};
     for (const key of Object.keys(value)) {
-      const item = (value as Record<string, unknown>)[key];
-      // defineProperty, not assignment: a "__proto__" key must stay an own data property.
-      Object.defineProperty(out, key, {
-        value: cloneValue(item, `${where}.${key}`, seen),
-        enumerable: true,
-        writable: false,
-        configurable: false,
-      });
+      const item = cloneValue(
+        (value as Record<string, unknown>)[key],
+        where === undefined ? undefined : `${where}.${key}`,
+        seen,
+      );
+      // Assigning "__proto__" would set the prototype: that key must be defined as own data.
+      if (key === "__proto__") {
+        Object.defineProperty(out, key, { value: item, enumerable: true, writable: true });
+      } else {
+        out[key] = item;
+      }
     }
     return Object.freeze(out);
   } finally {
     seen.delete(value);
   }
+}
+
+function fail(where: string | undefined, detail: string): never {
+  if (where === undefined) throw notJson;
+  throw invalid(where, detail);
 }
 
 /**
@@ -52,13 +72,24 @@ function cloneValue(value: unknown, where: string, seen: Set<object>): JsonValue
  * @internal
  */
 export function freezeJsonObject(value: unknown, what = "parameters"): JsonObject {
-  const cloned = cloneValue(value, what, new Set());
+  // Already made here: deeply frozen JSON, so it is its own copy.
+  if (typeof value === "object" && value !== null && frozenByUs.has(value)) {
+    return value as JsonObject;
+  }
+  let cloned: JsonValue;
+  try {
+    cloned = cloneValue(value, undefined, new Set());
+  } catch (error) {
+    if (error !== notJson) throw error;
+    cloned = cloneValue(value, what, new Set()); // throws again, naming where
+  }
   if (cloned === null || typeof cloned !== "object" || Array.isArray(cloned)) {
     throw new AinternError(
       ContextErrorCode.InvalidParameters,
       `The ${what} must be a JSON object, got ${cloned === null ? "null" : Array.isArray(cloned) ? "an array" : `a ${typeof cloned}`}.`,
     );
   }
+  frozenByUs.add(cloned);
   return cloned;
 }
 

@@ -67,16 +67,19 @@ export interface ToolExecutionContextInit {
   readonly now?: () => number;
 }
 
+/** The metadata of contexts built without any: one frozen, null-prototype object for all. */
+const noMetadata: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));
+
 function freezeMetadata(
   metadata: Readonly<Record<string, unknown>> | ReadonlyMap<string, unknown> | undefined,
 ): Readonly<Record<string, unknown>> {
+  if (metadata === undefined || metadata === noMetadata) return noMetadata;
+  const entries = metadata instanceof Map ? [...metadata.entries()] : Object.entries(metadata);
+  if (entries.length === 0) return noMetadata;
   // A null prototype: a lookup by a model-supplied key never reaches Object.prototype.
   const out = Object.create(null) as Record<string, unknown>;
-  if (metadata !== undefined) {
-    const entries = metadata instanceof Map ? [...metadata.entries()] : Object.entries(metadata);
-    for (const [key, value] of entries) {
-      Object.defineProperty(out, key, { value, enumerable: true });
-    }
+  for (const [key, value] of entries) {
+    Object.defineProperty(out, key, { value, enumerable: true });
   }
   return Object.freeze(out);
 }

@@ -10,6 +10,7 @@ export {
   riskLevelName,
 } from "./risk-level.js";
 export { type RiskInfo, RiskLevelMetadata } from "./risk-level-metadata.js";
+export { timeOrderedUuid } from "./time-ordered-uuid.js";
 export type {
   Tool,
   ToolConstraints,

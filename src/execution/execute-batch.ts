@@ -1,4 +1,4 @@
-import { ToolErrorCode, type TypedEventEmitter } from "../core/index.js";
+import { ToolErrorCode, type TypedEventEmitter, timeOrderedUuid } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
 import type { AuditRecord } from "../store/index.js";
 import type { ExecutionTelemetry, Logger } from "../telemetry/index.js";
@@ -69,7 +69,7 @@ export async function executeBatch(
     );
   }
 
-  const batchId = options.executionId ?? crypto.randomUUID();
+  const batchId = options.executionId ?? timeOrderedUuid();
   const parallel = options.allowParallel === true && canExecuteParallel(tier);
   const concurrency = parallel
     ? Math.max(1, Math.min(options.maxParallelism ?? 1, maxParallelismForTier(tier)))
@@ -142,7 +142,7 @@ async function notRun(
   const now = new Date();
   const result = new ToolExecutionResult({
     toolId: input.toolName,
-    executionId: crypto.randomUUID(),
+    executionId: timeOrderedUuid(),
     result: ToolResult.failed(`Not run: ${reason ?? "the batch stopped"}.`, ToolErrorCode.NotRun),
     status: ToolExecutionStatus.Cancelled,
     startedAt: now,

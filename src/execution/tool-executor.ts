@@ -13,6 +13,7 @@ import {
   type Tool,
   ToolErrorCode,
   TypedEventEmitter,
+  timeOrderedUuid,
 } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import { ToolResult } from "../result/index.js";
@@ -114,6 +115,8 @@ class Execution {
   timeoutMs = 0;
   /** The sandbox that ran the tool (`in-process`, `process`), once one was chosen. */
   sandboxId: string | null = null;
+  /** Who the execution ran for, once the audit asked (begin and complete share it). */
+  identity: AuditIdentity | undefined;
 
   constructor(plan: ExecutionPlan) {
     this.plan = plan;
@@ -185,8 +188,11 @@ export class ToolExecutor {
   readonly #telemetry: ExecutionTelemetry;
   readonly #limiter: ConcurrencyLimiter;
   readonly #running = new Map<string, Execution>();
-  readonly #finished = new Map<string, ExecutionTracker>();
-  /** The trackers in `#finished`, as a ring whose oldest entry is at `#retainedNext`. */
+  /**
+   * The last `retainFinishedExecutions` finished executions' trackers, as a ring whose oldest
+   * entry is at `#retainedNext`. Searched from the newest by `observe` (rare), rather than
+   * indexed by a map every execution would pay for.
+   */
   readonly #retained: (ExecutionTracker | undefined)[] = [];
   #retainedNext = 0;
   /** False for the silent default logger: hot-path log lines are not even built. */
@@ -327,7 +333,7 @@ export class ToolExecutor {
    * `retainFinishedExecutions` executions); an unknown id ends at once. `signal` stops observing.
    */
   observe(executionId: string, signal?: AbortSignal): AsyncIterable<ToolExecutionEvent> {
-    const tracker = this.#running.get(executionId)?.tracker ?? this.#finished.get(executionId);
+    const tracker = this.#running.get(executionId)?.tracker ?? this.#findFinished(executionId);
     if (tracker === undefined) return emptyStream();
     return tracker.stream(signal);
   }
@@ -371,7 +377,7 @@ export class ToolExecutor {
       );
     }
     return this.#run({
-      executionId: options.executionId ?? crypto.randomUUID(),
+      executionId: options.executionId ?? timeOrderedUuid(),
       toolName: input.toolName,
       parameters: input.parameters ?? {},
       input,
@@ -417,7 +423,16 @@ export class ToolExecutor {
           `[TLS-EXE] Tool execution started. ExecutionId: ${executionId}, Tool: ${toolName}`,
         );
       }
-      this.#emit(tracker, toolName, ToolExecutionEventType.Started, "Execution started", 0);
+      this.#emit(
+        tracker,
+        toolName,
+        ToolExecutionEventType.Started,
+        "Execution started",
+        0,
+        undefined,
+        undefined,
+        startedAt,
+      );
       if (this.events.hasListeners("toolExecutionStarted")) {
         this.events.emit("toolExecutionStarted", {
           executionId,
@@ -457,10 +472,13 @@ export class ToolExecutor {
     });
 
     if (this.#audit !== undefined) {
-      await this.#writeAudit(
-        this.#auditRecord(result, plan, outcome, execution.sandboxId),
-        execution,
-      );
+      // Awaited here rather than through #writeAudit: one promise less per execution.
+      const record = this.#auditRecord(result, plan, outcome, execution);
+      try {
+        await this.#audit.complete(record);
+      } catch (error) {
+        this.#auditFailed(record, error, execution);
+      }
     }
     this.#finish(result, execution, outcome);
     this.#telemetry.recordExecution(result.toolId, result.status, durationMs);
@@ -595,6 +613,7 @@ export class ToolExecutor {
         execution.sandboxId = this.#sandbox.sandboxFor?.(tool, parameters) ?? this.#sandbox.name;
         if (this.#audit !== undefined) {
           const identity = auditIdentity(plan);
+          execution.identity = identity;
           await this.#audit.begin({
             executionId,
             toolName: tool.id,
@@ -805,6 +824,7 @@ export class ToolExecutor {
     elapsedMs: number,
     progressPercent?: number,
     data?: Readonly<Record<string, unknown>>,
+    timestamp: Date = new Date(),
   ): void {
     const event: {
       -readonly [K in keyof ToolExecutionEvent]: ToolExecutionEvent[K];
@@ -812,7 +832,7 @@ export class ToolExecutor {
       executionId: tracker.executionId,
       toolName,
       eventType,
-      timestamp: new Date(),
+      timestamp,
       elapsedMs,
     };
     if (message !== undefined) event.message = message;
@@ -831,10 +851,11 @@ export class ToolExecutor {
     result: ToolExecutionResult,
     plan: ExecutionPlan,
     outcome: Outcome,
-    sandboxId: string | null,
+    execution: Execution,
   ): AuditRecord {
     const toolResult = result.result;
-    const identity = auditIdentity(plan);
+    const identity = execution.identity ?? auditIdentity(plan);
+    const sandboxId = execution.sandboxId;
     return {
       executionId: result.executionId,
       toolName: result.toolId,
@@ -858,25 +879,30 @@ export class ToolExecutor {
     };
   }
 
-  /** Writes an audit row; a failing audit log is reported (log + Warning event), never thrown. */
-  async #writeAudit(record: AuditRecord, execution?: Execution): Promise<void> {
+  /** Writes a batch item's audit row; a failing audit log is logged, never thrown. */
+  async #writeAudit(record: AuditRecord): Promise<void> {
     if (this.#audit === undefined) return;
     try {
       await this.#audit.complete(record);
     } catch (error) {
-      this.#logger.error(
-        { executionId: record.executionId, err: error },
-        `[TLS-EXE] Audit write failed. ExecutionId: ${record.executionId}`,
+      this.#auditFailed(record, error, undefined);
+    }
+  }
+
+  /** Reports a failed audit write: a log line, and a Warning event on the execution's log. */
+  #auditFailed(record: AuditRecord, error: unknown, execution: Execution | undefined): void {
+    this.#logger.error(
+      { executionId: record.executionId, err: error },
+      `[TLS-EXE] Audit write failed. ExecutionId: ${record.executionId}`,
+    );
+    if (execution !== undefined) {
+      this.#emit(
+        execution.tracker,
+        execution.plan.toolName,
+        ToolExecutionEventType.Warning,
+        `Audit write failed: ${errorText(error)}`,
+        execution.elapsed(),
       );
-      if (execution !== undefined) {
-        this.#emit(
-          execution.tracker,
-          execution.plan.toolName,
-          ToolExecutionEventType.Warning,
-          `Audit write failed: ${errorText(error)}`,
-          execution.elapsed(),
-        );
-      }
     }
   }
 
@@ -900,9 +926,10 @@ export class ToolExecutor {
       execution.elapsed(),
       undefined,
       result.success ? undefined : { status, errorCode: result.errorCode },
+      result.completedAt,
     );
     this.#running.delete(executionId);
-    this.#retain(executionId, tracker);
+    this.#retain(tracker);
 
     const timestamp = result.completedAt;
     if (status === ToolExecutionStatus.Timeout) {
@@ -969,18 +996,23 @@ export class ToolExecutor {
   }
 
   /** Keeps the last `retainFinishedExecutions` finished executions for observe(), in a ring. */
-  #retain(executionId: string, tracker: ExecutionTracker): void {
+  #retain(tracker: ExecutionTracker): void {
     const limit = this.options.retainFinishedExecutions;
     if (limit === 0) return;
     const slot = this.#retainedNext;
-    const evicted = this.#retained[slot];
-    // An id used again later maps to its newer tracker: only the evicted tracker's entry goes.
-    if (evicted !== undefined && this.#finished.get(evicted.executionId) === evicted) {
-      this.#finished.delete(evicted.executionId);
-    }
     this.#retained[slot] = tracker;
     this.#retainedNext = slot + 1 === limit ? 0 : slot + 1;
-    this.#finished.set(executionId, tracker);
+  }
+
+  /** The newest retained tracker of `executionId` (an id used again finds its latest run). */
+  #findFinished(executionId: string): ExecutionTracker | undefined {
+    const ring = this.#retained;
+    const size = ring.length;
+    for (let back = 1; back <= size; back++) {
+      const tracker = ring[(this.#retainedNext - back + size) % size];
+      if (tracker?.executionId === executionId) return tracker;
+    }
+    return undefined;
   }
 
   #notFoundMessage(toolName: string): string {
@@ -994,16 +1026,19 @@ export class ToolExecutor {
   }
 }
 
+/** The audit columns that say who an execution ran for. */
+interface AuditIdentity {
+  readonly agentId: string | null;
+  readonly userId: string | null;
+  readonly conversationId: string | null;
+}
+
 /**
  * Who an execution ran for, as the audit columns hold it: string `agentId`, `userId` and
  * `conversationId` entries of the call's context (Lexichord) or the context's metadata
  * (AIntern), and the AIntern context's session id as the conversation.
  */
-function auditIdentity(plan: ExecutionPlan): {
-  agentId: string | null;
-  userId: string | null;
-  conversationId: string | null;
-} {
+function auditIdentity(plan: ExecutionPlan): AuditIdentity {
   const bag = plan.options.context ?? plan.context?.metadata;
   const session = plan.context?.sessionId;
   return {

@@ -54,6 +54,15 @@ export interface ToolResultInit<TData> {
   readonly metadata?: Iterable<readonly [string, unknown]> | undefined;
 }
 
+const noArtifacts: readonly ToolArtifact[] = Object.freeze([]);
+
+/** A frozen copy of `items`, or `items` itself when it is already a frozen array. */
+function frozenList<T>(items: Iterable<T> | undefined): readonly T[] | undefined {
+  if (items === undefined) return undefined;
+  if (Array.isArray(items) && Object.isFrozen(items)) return items as readonly T[];
+  return Object.freeze([...items]);
+}
+
 let construct: <TData>(init: ToolResultInit<TData>) => ToolResult<TData>;
 
 /** Creates a frozen result from its parts. Internal to the folder (used by the builder). */
@@ -119,15 +128,20 @@ export class ToolResult<TData = unknown> {
     this.error = init.error;
     this.errorCode = init.errorCode;
     this.exception = init.exception;
-    this.artifacts = Object.freeze([...(init.artifacts ?? [])]);
+    this.artifacts = frozenList(init.artifacts) ?? noArtifacts;
     this.durationMs = init.durationMs ?? 0;
-    const followUps = [...(init.suggestedFollowUps ?? [])];
-    this.suggestedFollowUps = followUps.length > 0 ? Object.freeze(followUps) : undefined;
+    const followUps = frozenList(init.suggestedFollowUps);
+    this.suggestedFollowUps =
+      followUps !== undefined && followUps.length > 0 ? followUps : undefined;
     this.shouldTruncate = init.shouldTruncate ?? false;
     this.maxDataLength = init.maxDataLength;
-    // fromEntries defines own properties, so a "__proto__" key stays an ordinary key.
-    const metadata = Object.fromEntries(init.metadata ?? []);
-    this.metadata = Object.keys(metadata).length > 0 ? Object.freeze(metadata) : undefined;
+    if (init.metadata === undefined) {
+      this.metadata = undefined;
+    } else {
+      // fromEntries defines own properties, so a "__proto__" key stays an ordinary key.
+      const metadata = Object.fromEntries(init.metadata);
+      this.metadata = Object.keys(metadata).length > 0 ? Object.freeze(metadata) : undefined;
+    }
     Object.freeze(this);
   }
 
@@ -334,7 +348,7 @@ export class ToolResult<TData = unknown> {
       suggestedFollowUps: this.suggestedFollowUps,
       shouldTruncate: this.shouldTruncate,
       maxDataLength: this.maxDataLength,
-      metadata: Object.entries(this.metadata ?? {}),
+      metadata: this.metadata === undefined ? undefined : Object.entries(this.metadata),
     };
   }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { timeOrderedUuid } from "../core/index.js";
 import type {
   AuditEntry,
   AuditFilter,
@@ -55,7 +55,7 @@ export abstract class AuditLogBase implements AuditLog {
     if (this.state.closed) return Promise.reject(new StoreClosedError("audit.begin"));
     let slot: InflightSlot;
     try {
-      slot = { execution: toInflight(start, randomUUID()), line: undefined };
+      slot = { execution: toInflight(start, timeOrderedUuid()), line: undefined };
     } catch (error) {
       return Promise.reject(error);
     }
@@ -91,7 +91,7 @@ export abstract class AuditLogBase implements AuditLog {
         typeof record.executionId === "string"
           ? this.inflight.get(cleanText(record.executionId))
           : undefined;
-      row = toAuditRow(record, slot?.execution.id ?? randomUUID(), slot?.execution);
+      row = toAuditRow(record, slot?.execution.id ?? timeOrderedUuid(), slot?.execution);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -38,7 +38,8 @@ const namePattern = /^(\d+)\.([0-9a-f]+)(\.tmp)?$/;
  * The SQLite store's evidence of executions in flight: an append-only file beside the database,
  * `<db>-inflight.<pid>.<token>`, one per open store.
  *
- * `begin` appends one line with a single `writeSync`. The line is then in the kernel's page
+ * `begin` appends one line with a single `writeSync` (starts made in the same tick while other
+ * executions are in flight share one). The line is then in the kernel's page
  * cache, so it survives the process being killed; like `synchronous = NORMAL` it is not fsynced
  * and may be lost if the machine itself goes down. `complete` writes nothing here: an execution
  * is finished exactly when its audit row (same id) exists. The file is emptied when nothing is
@@ -60,10 +61,20 @@ export class InflightJournal {
 
   /** Appends the evidence that `execution` has started; returns the line written. */
   append(execution: InflightExecution): string {
-    const line = `${JSON.stringify(toJournalFields(execution))}\n`;
-    this.#fd ??= openSync(this.path, "a");
-    this.#bytes += writeSync(this.#fd, line);
+    const line = InflightJournal.lineOf(execution);
+    this.write(line);
     return line;
+  }
+
+  /** Appends lines made by {@link InflightJournal.lineOf}, several at once, with one write. */
+  write(text: string): void {
+    this.#fd ??= openSync(this.path, "a");
+    this.#bytes += writeSync(this.#fd, text);
+  }
+
+  /** The journal line (newline included) that records `execution`. */
+  static lineOf(execution: InflightExecution): string {
+    return `${JSON.stringify(toJournalFields(execution))}\n`;
   }
 
   /** Called after commits to keep the file small; `live` gives the lines still in flight. */

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { AuditLogBase, type InflightSlot } from "./audit-log-base.js";
 import { AuditReader } from "./audit-reader.js";
 import { AUDIT_COLUMNS, type AuditRowValues, interruptedRow } from "./audit-row.js";
+import { GroupCommit } from "./group-commit.js";
 import { InflightJournal } from "./inflight-journal.js";
 import type { StoreState } from "./store-state.js";
 import type { StoreTables } from "./store-tables.js";
@@ -70,13 +71,20 @@ export class SqliteAuditLog extends AuditLogBase {
   readonly #insert: BetterSqlite3.Statement;
   readonly #insertOrIgnore: BetterSqlite3.Statement;
   readonly #insertMany: (rows: readonly AuditRowValues[]) => void;
+  /** Journal lines of starts made while others are in flight, written together. */
+  readonly #starts: GroupCommit<string> | undefined;
 
   constructor(config: SqliteAuditLogConfig) {
     super(config.state, new AuditReader(config.kysely, (date) => date.toISOString()));
     this.#database = config.database;
     this.#databasePath = config.databasePath;
-    this.#journal =
+    const journal =
       config.databasePath === undefined ? undefined : new InflightJournal(config.databasePath);
+    this.#journal = journal;
+    this.#starts =
+      journal === undefined
+        ? undefined
+        : new GroupCommit<string>((lines) => journal.write(lines.join("")));
     this.#insert = config.database.prepare(sqliteInsertSql(config.schema));
     this.#insertOrIgnore = config.database.prepare(
       sqliteInsertSql(config.schema, "INSERT OR IGNORE"),
@@ -92,9 +100,13 @@ export class SqliteAuditLog extends AuditLogBase {
     return this.#journal?.path;
   }
 
-  protected recordStart(slot: InflightSlot): undefined {
-    if (this.#journal !== undefined) slot.line = this.#journal.append(slot.execution);
-    return undefined;
+  protected recordStart(slot: InflightSlot): Promise<void> | undefined {
+    const journal = this.#journal;
+    if (journal === undefined || this.#starts === undefined) return undefined;
+    // The starts of one tick share one writeSync, made before any of them resolves.
+    const line = InflightJournal.lineOf(slot.execution);
+    slot.line = line;
+    return this.#starts.add(line);
   }
 
   protected commitRows(rows: AuditRowValues[]): void {
@@ -130,6 +142,7 @@ export class SqliteAuditLog extends AuditLogBase {
   }
 
   protected async release(): Promise<void> {
+    await this.#starts?.drain();
     this.#journal?.close(this.inflight.size);
   }
 

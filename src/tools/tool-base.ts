@@ -113,18 +113,21 @@ export abstract class ToolBase implements Tool {
   async execute(context: ToolExecutionContext, signal?: AbortSignal): Promise<ToolResult> {
     const started = performance.now();
     const effectiveSignal = signal ?? context.signal;
-    const elapsed = (): number => performance.now() - started;
     try {
       const validation = this.validate(context.effectiveParameters);
-      if (!validation.isValid)
-        return ToolResult.validationFailed(validation).withDuration(elapsed());
-      if (effectiveSignal.aborted) return ToolResult.cancelled().withDuration(elapsed());
+      if (!validation.isValid) {
+        return ToolResult.validationFailed(validation).withDuration(performance.now() - started);
+      }
+      if (effectiveSignal.aborted) {
+        return ToolResult.cancelled().withDuration(performance.now() - started);
+      }
       const result = await this.executeCore(context, effectiveSignal);
-      return result.withDuration(elapsed());
+      return result.withDuration(performance.now() - started);
     } catch (error) {
-      if (isAbortError(error, effectiveSignal))
-        return ToolResult.cancelled().withDuration(elapsed());
-      return ToolResult.fromException(error).withDuration(elapsed());
+      const result = isAbortError(error, effectiveSignal)
+        ? ToolResult.cancelled()
+        : ToolResult.fromException(error);
+      return result.withDuration(performance.now() - started);
     }
   }
 

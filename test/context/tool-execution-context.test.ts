@@ -64,6 +64,40 @@ describe("ToolExecutionContext", () => {
     expect(context.startedAt.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
+  it("copies caller parameters once: a copy made with with() shares the frozen parameters", () => {
+    const parameters = { path: "a.txt", options: { depth: 2, tags: ["x"] } };
+    const context = new ToolExecutionContext({ services: new ServiceContainer(), parameters });
+    expect(context.parameters).not.toBe(parameters);
+    expect(context.parameters).toEqual(parameters);
+    expect(Object.isFrozen(context.parameters)).toBe(true);
+    parameters.path = "changed.txt";
+    expect(context.parameters.path).toBe("a.txt");
+    const copy = context.with({ toolId: "other" });
+    expect(copy.parameters).toBe(context.parameters);
+  });
+
+  it("names where parameters stop being JSON, deep inside", () => {
+    const services = new ServiceContainer();
+    expect(
+      () => new ToolExecutionContext({ services, parameters: { a: [1, { b: () => 1 }] } as never }),
+    ).toThrow(/a function is not JSON at parameters\.a\[1\]\.b/);
+    const proto = JSON.parse('{"__proto__": {"x": 1}}');
+    const context = new ToolExecutionContext({ services, parameters: proto });
+    expect(Object.hasOwn(context.parameters, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(context.parameters)).toBe(Object.prototype);
+  });
+
+  it("gives contexts built without metadata an empty, frozen, null-prototype metadata", () => {
+    const services = new ServiceContainer();
+    const a = new ToolExecutionContext({ services });
+    const b = new ToolExecutionContext({ services, metadata: new Map() });
+    for (const context of [a, b]) {
+      expect(Object.keys(context.metadata)).toEqual([]);
+      expect(Object.isFrozen(context.metadata)).toBe(true);
+      expect(Object.getPrototypeOf(context.metadata)).toBe(null);
+    }
+  });
+
   it("gives every context a new execution id", () => {
     const services = new ServiceContainer();
     const a = new ToolExecutionContext({ services });

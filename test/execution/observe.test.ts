@@ -131,6 +131,31 @@ describe("ToolExecutor.observe", () => {
     expect(await collect(executor.observe("r3"))).toHaveLength(3);
   });
 
+  it("replays the newest run of an id used again, and forgets it only once it is evicted", async () => {
+    const executor = executorWith([MockTool.succeeding("t"), MockTool.failing("f")], {
+      options: { retainFinishedExecutions: 3 },
+    });
+    await executor.execute({ toolName: "t" }, { executionId: "same" });
+    await executor.execute({ toolName: "f" }, { executionId: "same" });
+    await executor.execute({ toolName: "t" }, { executionId: "other" });
+
+    const replay = await collect(executor.observe("same"));
+    expect(replay.at(-1)?.eventType).toBe("Failed");
+    await executor.execute({ toolName: "t" }, { executionId: "x1" });
+    expect((await collect(executor.observe("same"))).at(-1)?.eventType).toBe("Failed");
+    await executor.execute({ toolName: "t" }, { executionId: "x2" });
+    expect(await collect(executor.observe("same"))).toEqual([]);
+    expect(await collect(executor.observe("other"))).toHaveLength(3);
+  });
+
+  it("gives the Started event the execution's start time and the final event its end", async () => {
+    const executor = executorWith([MockTool.succeeding("t")]);
+    const result = await executor.execute({ toolName: "t" }, { executionId: "times" });
+    const events = await collect(executor.observe("times"));
+    expect(events[0]?.timestamp.getTime()).toBe(result.startedAt.getTime());
+    expect(events.at(-1)?.timestamp.getTime()).toBe(result.completedAt.getTime());
+  });
+
   it("replays nothing finished when retainFinishedExecutions is 0", async () => {
     const executor = executorWith([MockTool.succeeding("t")], {
       options: { retainFinishedExecutions: 0 },

@@ -317,6 +317,24 @@ describe("ToolResult immutability", () => {
     expect(result.artifacts).toHaveLength(1);
   });
 
+  it("keeps artifacts, follow-ups and metadata through withDuration, as frozen lists", () => {
+    const original = ToolResultBuilder.create()
+      .asSuccess()
+      .withArtifact(ToolArtifact.file("a.txt"))
+      .withSuggestion("read b.txt")
+      .withMetadata("exitCode", 0)
+      .build();
+    const timed = original.withDuration(7);
+
+    expect(timed.artifacts).toEqual(original.artifacts);
+    expect(timed.suggestedFollowUps).toEqual(["read b.txt"]);
+    expect(timed.metadata).toEqual({ exitCode: 0 });
+    expect(Object.isFrozen(timed.artifacts)).toBe(true);
+    expect(Object.isFrozen(timed.suggestedFollowUps)).toBe(true);
+    expect(ToolResult.succeeded().artifacts).toEqual([]);
+    expect(Object.isFrozen(ToolResult.succeeded().artifacts)).toBe(true);
+  });
+
   it("returns new frozen results from withDuration and withMetadata", () => {
     const original = ToolResult.failed("x", "Code", { partial: 1 });
     const timed = original.withDuration(42);

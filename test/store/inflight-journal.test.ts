@@ -146,4 +146,13 @@ describe("InflightJournal", () => {
     expect(existsSync(staleTemporary)).toBe(false);
     live.close(0);
   });
+
+  it("writes several lines made by lineOf with one write, read back like appended ones", () => {
+    const journal = new InflightJournal(join(folder, "g.db"));
+    journal.write(InflightJournal.lineOf(execution(1)) + InflightJournal.lineOf(execution(2)));
+    journal.append(execution(3));
+    expect(InflightJournal.read(journal.path)).toEqual([execution(1), execution(2), execution(3)]);
+    journal.close(0);
+    expect(existsSync(journal.path)).toBe(false);
+  });
 });
