@@ -251,4 +251,8 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   console.log(`cold start, spawn to ready             ${figures.coldStartMs} ms`);
   console.log(`cold sandbox, first call               ${figures.coldFirstCallMs} ms`);
   console.log(`OS memory limit                        ${figures.memoryLimit}`);
+  if (figures.addedUs > 150) {
+    console.log(`Missed: process isolation adds ${figures.addedUs} µs (target <= 150 µs)`);
+    process.exitCode = 1;
+  }
 }
