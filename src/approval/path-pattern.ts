@@ -1,8 +1,8 @@
-import { statSync } from "node:fs";
 import picomatch from "picomatch";
 import {
   getWorkspaceRelativePath,
   InvalidPathError,
+  isCaseSensitiveFileSystem,
   PathOutsideWorkspaceError,
   resolveWorkspacePath,
 } from "../context/index.js";
@@ -19,35 +19,6 @@ function hasControlCharacter(text: string): boolean {
 const parentSegment = /(?:^|[/{,])\.\.(?:$|[/},])/;
 /** A segment or brace alternative that starts at the file system root (`{/etc,src}`). */
 const rootedAlternative = /[{,]\//;
-
-const caseInsensitiveCache = new Map<string, boolean>();
-
-/**
- * Whether the file system holding the (existing, real) directory folds case: its path spelled
- * with every letter's case toggled names the same inode. Any doubt answers "no", which only
- * makes matching stricter.
- */
-function isCaseInsensitive(realDirectory: string): boolean {
-  const cached = caseInsensitiveCache.get(realDirectory);
-  if (cached !== undefined) return cached;
-  let toggled = "";
-  for (const ch of realDirectory) {
-    const upper = ch.toUpperCase();
-    toggled += upper === ch ? ch.toLowerCase() : upper;
-  }
-  let insensitive = false;
-  if (toggled !== realDirectory) {
-    try {
-      const a = statSync(realDirectory, { bigint: true });
-      const b = statSync(toggled, { bigint: true });
-      insensitive = a.dev === b.dev && a.ino === b.ino;
-    } catch {
-      insensitive = false;
-    }
-  }
-  caseInsensitiveCache.set(realDirectory, insensitive);
-  return insensitive;
-}
 
 /** Per-call settings of {@link matchPathPattern}. */
 export interface PathPatternOptions {
@@ -152,7 +123,7 @@ export function matchPathPattern(
   if (posix.startsWith("/") || posix === ".." || posix.startsWith("../")) return false;
   const matcher = picomatch(pattern, {
     dot: options.dot ?? false,
-    nocase: options.nocase ?? isCaseInsensitive(realRoot),
+    nocase: options.nocase ?? !isCaseSensitiveFileSystem(realRoot),
     noextglob: true,
     nonegate: true,
     windows: false,

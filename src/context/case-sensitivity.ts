@@ -28,7 +28,7 @@ function sameFile(a: string, b: string): boolean | undefined {
  * name with letters in it: the same inode means case-insensitive. Without such a name, falls back
  * to the platform's usual default (insensitive on Windows and macOS).
  *
- * @internal
+ * Exported for the approval matchers, which fold case the same way.
  */
 export function isCaseSensitiveFileSystem(realDir: string): boolean {
   const cached = cache.get(realDir);

@@ -1,3 +1,4 @@
+export { isCaseSensitiveFileSystem } from "./case-sensitivity.js";
 export { ContextErrorCode } from "./context-error-code.js";
 export { InvalidPathError, type InvalidPathReason } from "./invalid-path-error.js";
 export { NoWorkspaceError } from "./no-workspace-error.js";
