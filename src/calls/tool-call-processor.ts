@@ -7,7 +7,6 @@ import {
 } from "../approval/index.js";
 import { ServiceContainer, type ServiceProvider, ToolExecutionContext } from "../context/index.js";
 import {
-  closestNames,
   isJsonObject,
   isRiskLevel,
   type JsonObject,
@@ -29,6 +28,7 @@ import { ToolValidationResult, ToolValidator } from "../validation/index.js";
 import { ApprovalDecision } from "./approval-decision.js";
 import type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.js";
 import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
+import { toolDirectory, toolNotFoundMessage } from "./parsers/build-tool-call-request.js";
 import type { ToolCallBatch } from "./tool-call-batch.js";
 import { ToolCallLifecycle, type ToolCallTransition } from "./tool-call-lifecycle.js";
 import type { ToolCallLifecycleRecord } from "./tool-call-lifecycle-record.js";
@@ -123,7 +123,7 @@ export class ToolCallProcessor {
     const calls = [...batch.calls];
     const tier = this.executor.license.currentTier;
     const parallel = batch.isParallel && canExecuteParallel(tier);
-    const width = parallel ? Math.max(1, Math.min(calls.length, maxParallelismForTier(tier))) : 1;
+    const width = parallel ? Math.min(calls.length, maxParallelismForTier(tier)) : 1;
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < calls.length) {
@@ -131,7 +131,7 @@ export class ToolCallProcessor {
         await this.#processCall(batch, request, signal);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(width, Math.max(1, calls.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, width) }, worker));
     batch.complete();
     return batch;
   }
@@ -154,7 +154,7 @@ export class ToolCallProcessor {
       if (await this.#answerFromStore(batch, original, callId)) return;
     } catch (error) {
       // Whether the call already ran cannot be told: it must not run (again).
-      const unknown = this.#track(ToolCallLifecycle.forRequest(original), callId, true);
+      const unknown = this.#track(ToolCallLifecycle.forRequest(original));
       batch.setLifecycle(unknown);
       unknown.cancel(`Could not read the call's stored state: ${errorText(error)}`);
       return;
@@ -162,7 +162,7 @@ export class ToolCallProcessor {
 
     const tool = this.executor.registry.getTool(original.toolId);
     const request = this.#assess(original, tool);
-    const lifecycle = this.#track(ToolCallLifecycle.forRequest(request), callId, true);
+    const lifecycle = this.#track(ToolCallLifecycle.forRequest(request));
     batch.setLifecycle(lifecycle);
     const save = (): Promise<void> => this.#save(callId, lifecycle);
 
@@ -244,8 +244,8 @@ export class ToolCallProcessor {
     if (!isTerminalToolCallStatus(record.status)) return false;
     // Idempotent: a call that already ended is answered from its record, never run again. The
     // record is put under this batch's request id (a re-parsed response has new request ids).
-    const restored = ToolCallLifecycle.fromRecord(withRequestId(record, request.id));
-    batch.setLifecycle(this.#track(restored, callId, false));
+    // Not tracked: its transitions happened before, and were reported then.
+    batch.setLifecycle(ToolCallLifecycle.fromRecord(withRequestId(record, request.id)));
     return true;
   }
 
@@ -291,10 +291,7 @@ export class ToolCallProcessor {
     }
     if (tool === undefined) {
       const ids = this.executor.registry.tools.map((t) => t.id);
-      const near = closestNames(request.toolId, ids);
-      const hint =
-        near.length === 0 ? "" : ` Did you mean ${near.map((n) => `'${n}'`).join(" or ")}?`;
-      return `Tool '${request.toolId}' not found.${hint} Available: ${ids.join(", ") || "none"}`;
+      return toolNotFoundMessage(request.toolId, toolDirectory(ids));
     }
     return this.#validate(tool, request.parameters);
   }
@@ -384,14 +381,15 @@ export class ToolCallProcessor {
           request,
         );
       }
-      // It answered what was shown (maybe an edit); the lifecycle holds the original request.
-      if (!answer.approved) return this.#decided(rebind(answer, request), request);
+      // It answered what was shown (maybe an edit), checked above; from here it is bound to the
+      // original request, which the lifecycle holds.
+      if (!answer.approved) return this.#decided(answer.bindTo(request), request);
 
       const edited = answer.modifiedParameters;
       if (edited === undefined && shown === request) {
         const refused = await this.#remember(answer, request, tool, request.parameters);
         if (refused !== undefined) return this.#decided(refused.bindTo(request), request);
-        return this.#decided(rebind(answer, request), request);
+        return this.#decided(answer.bindTo(request), request);
       }
       const parameters = edited ?? shown.parameters;
       const problem = this.#validate(tool, parameters);
@@ -502,32 +500,23 @@ export class ToolCallProcessor {
     tool: Tool,
     parameters: JsonObject,
   ): Promise<ApprovalDecision | undefined> {
-    if (!decision.rememberForSession && !decision.rememberForTool) return undefined;
+    if (!decision.shouldRemember) return undefined;
     try {
-      await this.#rememberGrant(decision, request, tool, parameters);
+      await this.permissions.remember({
+        call: this.#policyCall(request, tool, parameters),
+        sessionId: this.sessionId,
+        rememberForSession: decision.rememberForSession,
+        rememberForTool: decision.rememberForTool,
+        ...(decision.rememberPattern === undefined
+          ? {}
+          : { rememberPattern: decision.rememberPattern }),
+        ...(this.#config.approver === undefined ? {} : { grantedBy: this.#config.approver }),
+      });
       return undefined;
     } catch (error) {
       if (!(error instanceof InvalidRememberPatternError)) throw error;
       return ApprovalDecision.deny(`Approval refused: ${error.message}`);
     }
-  }
-
-  async #rememberGrant(
-    decision: ApprovalDecision,
-    request: ToolCallRequest,
-    tool: Tool,
-    parameters: JsonObject,
-  ): Promise<void> {
-    await this.permissions.remember({
-      call: this.#policyCall(request, tool, parameters),
-      sessionId: this.sessionId,
-      rememberForSession: decision.rememberForSession,
-      rememberForTool: decision.rememberForTool,
-      ...(decision.rememberPattern === undefined
-        ? {}
-        : { rememberPattern: decision.rememberPattern }),
-      ...(this.#config.approver === undefined ? {} : { grantedBy: this.#config.approver }),
-    });
   }
 
   #context(
@@ -585,8 +574,9 @@ export class ToolCallProcessor {
     }
   }
 
-  #track(lifecycle: ToolCallLifecycle, _callId: string, emit: boolean): ToolCallLifecycle {
-    if (emit) lifecycle.onTransition((event) => this.events.emit("transition", event));
+  /** The lifecycle, its transitions reported as the processor's `transition` events. */
+  #track(lifecycle: ToolCallLifecycle): ToolCallLifecycle {
+    lifecycle.onTransition((event) => this.events.emit("transition", event));
     return lifecycle;
   }
 
@@ -602,14 +592,6 @@ export class ToolCallProcessor {
 /** A function, not an inline check: TypeScript would keep a narrowing of `aborted` across awaits. */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
-}
-
-/**
- * The decision bound to the original request. Only called once the decision was checked against
- * the request it answered, which, after an edit, carries other arguments than the original.
- */
-function rebind(decision: ApprovalDecision, request: ToolCallRequest): ApprovalDecision {
-  return decision.bindTo(request);
 }
 
 /**

@@ -11,6 +11,9 @@ function invalid(where: string, detail: string): AinternError {
 /** The objects {@link freezeJsonObject} returned: deep, frozen, checked JSON copies. */
 const frozenByUs = new WeakSet<object>();
 
+/** Deeper JSON is refused rather than risk overflowing the stack while copying it. */
+const maxDepth = 1_000;
+
 /** Thrown by a clone run without paths: the caller runs it again with them for the message. */
 const notJson = Symbol("notJson");
 
@@ -18,7 +21,12 @@ const notJson = Symbol("notJson");
  * A deep, frozen copy of a JSON value. `where` is the path of `value` for error messages, or
  * `undefined` to skip building paths (the common, valid case): a problem then throws `notJson`.
  */
-function cloneValue(value: unknown, where: string | undefined, seen: Set<object>): JsonValue {
+function cloneValue(
+  value: unknown,
+  where: string | undefined,
+  seen: Set<object>,
+  depth = 0,
+): JsonValue {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) fail(where, `the number ${value} is not JSON`);
@@ -26,12 +34,13 @@ function cloneValue(value: unknown, where: string | undefined, seen: Set<object>
   }
   if (typeof value !== "object") fail(where, `a ${typeof value} is not JSON`);
   if (seen.has(value)) fail(where, "a circular reference");
+  if (depth >= maxDepth) fail(where, `nesting deeper than ${maxDepth} levels`);
   seen.add(value);
   try {
     if (Array.isArray(value)) {
       return Object.freeze(
         value.map((item, index) =>
-          cloneValue(item, where === undefined ? undefined : `${where}[${index}]`, seen),
+          cloneValue(item, where === undefined ? undefined : `${where}[${index}]`, seen, depth + 1),
         ),
       ) as JsonValue[];
     }
@@ -45,6 +54,7 @@ function cloneValue(value: unknown, where: string | undefined, seen: Set<object>
         (value as Record<string, unknown>)[key],
         where === undefined ? undefined : `${where}.${key}`,
         seen,
+        depth + 1,
       );
       // Assigning "__proto__" would set the prototype: that key must be defined as own data.
       if (key === "__proto__") {

@@ -229,6 +229,15 @@ export function makeProcessor(config: ToolCallProcessorConfig): {
   return { processor, transitions };
 }
 
+/** A processor running `tools` (see {@link makeExecutor}) that asks `approvalHandler`. */
+export function makeToolsProcessor(
+  tools: Tools,
+  approvalHandler: ApprovalHandler,
+  config: Omit<ToolCallProcessorConfig, "executor" | "approvalHandler"> = {},
+): ReturnType<typeof makeProcessor> {
+  return makeProcessor({ executor: makeExecutor(tools), approvalHandler, ...config });
+}
+
 /** Waits until `check` holds (polling), or fails after `timeoutMs`. */
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5_000) {
   const start = Date.now();

@@ -13,9 +13,9 @@ import { ToolRegistry } from "../../src/registry/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { MockTool } from "../../src/testing/index.js";
 import {
-  makeExecutor,
   makeProcessor,
   makeTools,
+  makeToolsProcessor,
   makeWorkspace,
   openAIBatch,
   recordingHandler,
@@ -44,9 +44,7 @@ describe("ToolCallProcessor: approveWithModifications", () => {
         request,
       ),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       workspacePath: workspace.root,
     });
     const batch = openAIBatch([["c1", "file-write", { path: "notes.txt", content: "original" }]]);
@@ -93,9 +91,7 @@ describe("ToolCallProcessor: approveWithModifications", () => {
             request,
           ),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       workspacePath: workspace.root,
     });
     const batch = openAIBatch([["c1", "file-write", { path: "a.txt", content: "a" }]]);
@@ -115,9 +111,7 @@ describe("ToolCallProcessor: approveWithModifications", () => {
     const handler = recordingHandler(() =>
       ApprovalDecision.approveWithModifications({ content: "no path" }),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       workspacePath: workspace.root,
       maxApprovalRounds: 2,
     });
@@ -135,10 +129,7 @@ describe("ToolCallProcessor: approveWithModifications", () => {
         ? ApprovalDecision.approveWithModifications({ command: "rm -rf build" }).bindTo(request)
         : ApprovalDecision.approve().bindTo(request),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     const batch = openAIBatch([["c1", "terminal-execute", { command: "ls" }]]);
     await processor.process(batch);
     expect(handler.prompts).toHaveLength(2);
@@ -156,10 +147,7 @@ describe("ToolCallProcessor: approveWithModifications", () => {
         ? ApprovalDecision.approveWithModifications({ command: "rm -rf build" }).bindTo(request)
         : ApprovalDecision.deny("Not with rm").bindTo(request),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     const batch = openAIBatch([["c1", "terminal-execute", { command: "ls" }]]);
     await processor.process(batch);
     const lifecycle = statusOf(batch);
@@ -176,10 +164,7 @@ describe("ToolCallProcessor: approveWithModifications", () => {
         ? ApprovalDecision.approveWithModifications({ command: "shutdown -h now" })
         : ApprovalDecision.deny("no").bindTo(request),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     await processor.process(openAIBatch([["c1", "terminal-execute", { command: "ls" }]]));
     expect(handler.prompts[0]!.details?.warning).toBeUndefined();
     expect(handler.prompts[1]!.details?.warning).toContain("Critical");
@@ -190,10 +175,7 @@ describe("ToolCallProcessor: approveWithModifications", () => {
     const handler = recordingHandler(() =>
       ApprovalDecision.approveWithModifications({ command: "ls build" }),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     const batch = openAIBatch([["c1", "terminal-execute", { command: "rm -rf build" }]]);
     await processor.process(batch);
     expect(handler.prompts).toHaveLength(1);
@@ -204,9 +186,7 @@ describe("ToolCallProcessor: approveWithModifications", () => {
     const handler = recordingHandler(() =>
       ApprovalDecision.approveWithModifications({ command: "rm -rf /" }),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       policy: new ApprovalPolicy({ deny: [{ commandPattern: "rm *", reason: "No rm" }] }),
     });
     const batch = openAIBatch([["c1", "terminal-execute", { command: "ls" }]]);
@@ -221,9 +201,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
   it("RememberForSession makes a later identical call run without asking, in that session only", async () => {
     const handler = recordingHandler(() => ApprovalDecision.approve({ rememberForSession: true }));
     const permissions = new RememberedPermissions();
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       permissions,
       sessionId: "s1",
       workspacePath: workspace.root,
@@ -239,9 +217,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
     expect(tools.log.writes).toHaveLength(2);
 
     // Another session sharing the same permissions is asked.
-    const { processor: other } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor: other } = makeToolsProcessor(tools, handler, {
       permissions,
       sessionId: "s2",
       workspacePath: workspace.root,
@@ -255,9 +231,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
     const firstHandler = recordingHandler(() =>
       ApprovalDecision.approve({ rememberForTool: true }),
     );
-    const first = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: firstHandler,
+    const first = makeToolsProcessor(tools, firstHandler, {
       permissions: new RememberedPermissions({ store }),
       workspacePath: workspace.root,
       approver: "ana",
@@ -267,9 +241,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
     expect(grant).toMatchObject({ scope: "tool", toolId: "risky-counter", grantedBy: "ana" });
 
     const secondHandler = recordingHandler(() => ApprovalDecision.deny("should not be asked"));
-    const second = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: secondHandler,
+    const second = makeToolsProcessor(tools, secondHandler, {
       permissions: new RememberedPermissions({ store }),
       workspacePath: workspace.root,
     }).processor;
@@ -293,9 +265,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
         ? ApprovalDecision.approve({ rememberForSession: true, rememberPattern: "src/**/*.ts" })
         : ApprovalDecision.deny("asked"),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       workspacePath: workspace.root,
     });
     await processor.process(
@@ -325,10 +295,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
         ? ApprovalDecision.approve({ rememberForSession: true, rememberPattern: "npm *" })
         : ApprovalDecision.deny("asked"),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     await processor.process(openAIBatch([["c1", "terminal-execute", { command: "npm test" }]]));
     const batch = openAIBatch([
       ["c2", "terminal-execute", { command: "npm run build" }],
@@ -345,10 +312,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
     const handler = recordingHandler(() =>
       ApprovalDecision.approve({ rememberForSession: true, rememberPattern: "src/**" }),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     const batch = openAIBatch([["c1", "risky-counter", { n: 1 }]]);
     await processor.process(batch);
     expect(statusOf(batch).status).toBe(ToolCallStatus.Denied);
@@ -364,10 +328,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
         { rememberForSession: true },
       ),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     await processor.process(openAIBatch([["c1", "terminal-execute", { command: "npm install" }]]));
     await processor.process(openAIBatch([["c2", "terminal-execute", { command: "npm ci" }]]));
     expect(handler.prompts).toHaveLength(1);
@@ -379,9 +340,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
     const handler = recordingHandler(() =>
       ApprovalDecision.approve({ rememberForSession: true, rememberForTool: true }),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       permissions: new RememberedPermissions({ store }),
     });
     const call = () => openAIBatch([["c1", "terminal-execute", { command: "shutdown -h now" }]]);
@@ -400,10 +359,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
         ? ApprovalDecision.approve({ rememberForSession: true })
         : ApprovalDecision.deny("too risky"),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     await processor.process(openAIBatch([["c1", "terminal-execute", { command: "ls" }]]));
     const batch = openAIBatch([
       ["c2", "terminal-execute", { command: "git status" }],
@@ -447,9 +403,7 @@ describe("ToolCallProcessor: failing plug-ins", () => {
       throw new Error("permissions table is missing");
     };
     const handler = recordingHandler(() => ApprovalDecision.approve());
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       permissions: new RememberedPermissions({ store }),
     });
     const batch = openAIBatch([["c1", "risky-counter", {}]]);
@@ -478,9 +432,7 @@ describe("ToolCallProcessor: failing plug-ins", () => {
 describe("ToolCallProcessor: the policy", () => {
   it("a deny rule refuses the call without asking anyone, and the model gets the reason", async () => {
     const handler = recordingHandler(() => ApprovalDecision.approve());
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       policy: new ApprovalPolicy({ deny: [{ toolId: "terminal-execute", reason: "No shell" }] }),
     });
     const batch = openAIBatch([["c1", "terminal-execute", { command: "ls" }]]);
@@ -494,9 +446,7 @@ describe("ToolCallProcessor: the policy", () => {
     writeFileSync(join(workspace.root, ".git", "hooks", "pre-commit"), "#!/bin/sh\nexit 0\n");
     const permissions = new RememberedPermissions();
     const handler = recordingHandler(() => ApprovalDecision.deny("Not the hooks"));
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       permissions,
       sessionId: "s1",
       workspacePath: workspace.root,
@@ -527,9 +477,7 @@ describe("ToolCallProcessor: the policy", () => {
 
   it("a tool override 'allow' does not open protected paths", async () => {
     const handler = recordingHandler(() => ApprovalDecision.deny("no"));
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       workspacePath: workspace.root,
       policy: new ApprovalPolicy({ tools: { "file-write": "allow" } }),
     });
@@ -546,9 +494,7 @@ describe("ToolCallProcessor: the policy", () => {
   it("a command a deny rule cannot see through is asked, even with a remembered tool grant", async () => {
     const permissions = new RememberedPermissions();
     const handler = recordingHandler(() => ApprovalDecision.deny("asked"));
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       permissions,
       sessionId: "s1",
       policy: new ApprovalPolicy({ deny: [{ commandPattern: "rm *" }] }),

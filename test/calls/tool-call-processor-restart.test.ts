@@ -27,6 +27,7 @@ import {
   makeExecutor,
   makeProcessor,
   makeTools,
+  makeToolsProcessor,
   makeWorkspace,
   openAIBatch,
   openAIResponse,
@@ -202,9 +203,7 @@ describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => 
   it("a call left awaiting approval when the process died is pending after the restart", async () => {
     const opened = await target.open();
     const controller = new AbortController();
-    const dying = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: silentHandler(),
+    const dying = makeToolsProcessor(tools, silentHandler(), {
       store: opened.calls,
       sessionId: "conv-1",
     });

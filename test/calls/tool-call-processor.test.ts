@@ -21,6 +21,7 @@ import {
   makeExecutor,
   makeProcessor,
   makeTools,
+  makeToolsProcessor,
   makeWorkspace,
   openAIBatch,
   openAIResponse,
@@ -50,9 +51,7 @@ describe("ToolCallProcessor: a batch of calls of different risk", () => {
         ? ApprovalDecision.approve().bindTo(request)
         : ApprovalDecision.deny("Not now").bindTo(request),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       workspacePath: workspace.root,
     });
     const batch = openAIBatch([
@@ -86,9 +85,7 @@ describe("ToolCallProcessor: a batch of calls of different risk", () => {
 
   it("tells the handler why it asks and the call's effective risk and summary", async () => {
     const handler = approveAll();
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       workspacePath: workspace.root,
     });
     await processor.process(
@@ -114,9 +111,7 @@ describe("ToolCallProcessor: a batch of calls of different risk", () => {
         ? ApprovalDecision.deny("No")
         : ApprovalDecision.approve(),
     );
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       workspacePath: workspace.root,
     });
     const batch = openAIBatch([
@@ -173,11 +168,13 @@ describe("ToolCallProcessor: every call is answered exactly once", () => {
     const response =
       batchFormat === "openai-chat" ? openAIResponse(calls) : anthropicResponse(calls);
     const batch = parseToolCalls(response, { format: batchFormat });
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: recordingHandler(() => ApprovalDecision.deny("Too risky")),
-      workspacePath: workspace.root,
-    });
+    const { processor } = makeToolsProcessor(
+      tools,
+      recordingHandler(() => ApprovalDecision.deny("Too risky")),
+      {
+        workspacePath: workspace.root,
+      },
+    );
     await processor.process(batch);
     return batch;
   }
@@ -356,9 +353,7 @@ describe("ToolCallProcessor: approval handlers that misbehave", () => {
 
   it("a handler that never answers is denied as a timeout after approvalTimeoutMs", async () => {
     const handler = silentHandler();
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
+    const { processor } = makeToolsProcessor(tools, handler, {
       approvalTimeoutMs: 30,
     });
     const batch = openAIBatch([["c1", "risky-counter", {}]]);
@@ -376,10 +371,10 @@ describe("ToolCallProcessor: approval handlers that misbehave", () => {
 
   it("a decision bound to another request is refused: denied, and the tool never runs", async () => {
     const other = ToolCallRequest.create("risky-counter", "Mock Tool", {}, 0);
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: recordingHandler(() => ApprovalDecision.approve().bindTo(other)),
-    });
+    const { processor } = makeToolsProcessor(
+      tools,
+      recordingHandler(() => ApprovalDecision.approve().bindTo(other)),
+    );
     const batch = openAIBatch([["c1", "risky-counter", {}]]);
     await processor.process(batch);
     const lifecycle = batch.getLifecycle(batch.calls[0]!)!;
@@ -411,10 +406,7 @@ describe("ToolCallProcessor: approval handlers that misbehave", () => {
 describe("ToolCallProcessor: cancellation", () => {
   it("a signal aborted while a person is asked cancels the call, which never runs", async () => {
     const handler = silentHandler();
-    const { processor } = makeProcessor({
-      executor: makeExecutor(tools),
-      approvalHandler: handler,
-    });
+    const { processor } = makeToolsProcessor(tools, handler);
     const controller = new AbortController();
     const batch = openAIBatch([["c1", "risky-counter", {}]]);
     const done = processor.process(batch, controller.signal);

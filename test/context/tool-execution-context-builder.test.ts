@@ -87,6 +87,19 @@ describe("ToolExecutionContextBuilder", () => {
     );
   });
 
+  it("refuses parameters nested 100,000 levels deep with a clear error, not a stack overflow", () => {
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let i = 0; i < 100_000; i++) {
+      const next: Record<string, unknown> = {};
+      deep.a = next;
+      deep = next;
+    }
+    const error = thrown(() => ToolExecutionContextBuilder.create().withParameters(root as never));
+    expect(error.code).toBe(ContextErrorCode.InvalidParameters);
+    expect(error.message).toContain("nesting deeper than 1000 levels");
+  });
+
   it("accepts the same object twice in a parameter tree (shared, not circular)", () => {
     const shared = { a: 1 };
     const context = ToolExecutionContextBuilder.create()

@@ -53,7 +53,9 @@ export function buildToolCallRequest(raw: RawToolCall, settings: BuildSettings):
   } else if (settings.tools !== undefined) {
     const known = settings.tools.byLowerId.get(name.toLowerCase());
     if (known === undefined) {
-      errors.push(rootError(ToolCallParseErrorCode.ToolNotFound, notFound(name, settings.tools)));
+      errors.push(
+        rootError(ToolCallParseErrorCode.ToolNotFound, toolNotFoundMessage(name, settings.tools)),
+      );
     } else {
       toolId = known;
     }
@@ -82,8 +84,11 @@ function rootError(errorCode: string, message: string): ToolValidationError {
   return new ToolValidationError({ parameterName: "", message, errorCode });
 }
 
-/** "Tool 'file-raed' not found. Did you mean 'file-read'? Available: file-read, file-write." */
-function notFound(name: string, tools: ToolDirectory): string {
+/**
+ * "Tool 'file-raed' not found. Did you mean 'file-read'? Available: file-read, file-write." Used
+ * both when parsing and when a parsed call names a tool the registry no longer has.
+ */
+export function toolNotFoundMessage(name: string, tools: ToolDirectory): string {
   // Edit distance is quadratic; a name this long is no typo of a tool id.
   const suggestions = name.length <= 256 ? closestNames(name, tools.ids) : [];
   const hint =

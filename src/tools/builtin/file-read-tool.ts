@@ -15,7 +15,7 @@ import { ToolValidationResult } from "../../validation/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { looksLikeText, sniffLength, trimToCharBoundary } from "./sniff-text.js";
-import { toWorkspaceRelative } from "./workspace-paths.js";
+import { resolveInWorkspace, systemErrorCode } from "./workspace-paths.js";
 
 /** Construction options of {@link FileReadTool}. */
 export interface FileReadToolConfig {
@@ -130,16 +130,14 @@ export class FileReadTool extends BuiltinToolBase {
     const startLine = context.getOptionalInt("startLine", 1);
     const endLine = context.getOptionalInt("endLine", Number.MAX_SAFE_INTEGER);
     const maxBytes = context.getOptionalInt("maxBytes", this.#maxBytes);
-    const real = context.resolvePath(path);
-    const rootReal = context.resolvePath(".");
-    const relative = toWorkspaceRelative(rootReal, real);
+    const { real, relative } = resolveInWorkspace(context, path);
     const mimeType = MimeTypes.getMimeType(real);
 
     let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(real, openFlags);
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
+      const code = systemErrorCode(error);
       if (code === "ENOENT" || code === "ENOTDIR") {
         return ToolResult.failed(
           `File '${path}' does not exist. Use list-directory or search to find the right path.`,

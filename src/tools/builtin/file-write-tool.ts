@@ -1,4 +1,4 @@
-import { lstat, mkdir, stat } from "node:fs/promises";
+import { lstat, mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { ToolExecutionContext } from "../../context/index.js";
 import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../../core/index.js";
@@ -6,7 +6,7 @@ import { ToolArtifact, ToolResult } from "../../result/index.js";
 import { JsonSchemaBuilder } from "../../schema/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
-import { resolveEntryPath, systemErrorCode } from "./workspace-paths.js";
+import { resolveEntryPath, statIfExists } from "./workspace-paths.js";
 import { writeFileAtomic } from "./write-file-atomic.js";
 
 /** The data of a successful `file-write`. */
@@ -98,10 +98,7 @@ export class FileWriteTool extends BuiltinToolBase {
       );
     }
 
-    const parent = await stat(entry.parentReal).catch((error: unknown) => {
-      if (systemErrorCode(error) === "ENOENT") return undefined;
-      throw error;
-    });
+    const parent = await statIfExists(entry.parentReal);
     if (parent === undefined) {
       if (!createDirectories) {
         return ToolResult.failed(

@@ -1,4 +1,4 @@
-import { lstat, readlink, stat } from "node:fs/promises";
+import { lstat, readlink } from "node:fs/promises";
 import type { ToolExecutionContext } from "../../context/index.js";
 import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../../core/index.js";
 import { ArtifactAction, ArtifactType, ToolArtifact, ToolResult } from "../../result/index.js";
@@ -7,7 +7,7 @@ import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { compileGlob } from "./compile-glob.js";
 import { type EntryKind, type WalkStats, walkDirectory } from "./walk-directory.js";
-import { systemErrorCode, toWorkspaceRelative } from "./workspace-paths.js";
+import { resolveInWorkspace, statIfExists } from "./workspace-paths.js";
 
 /** Construction options of {@link ListDirectoryTool}. */
 export interface ListDirectoryToolConfig {
@@ -105,14 +105,9 @@ export class ListDirectoryTool extends BuiltinToolBase {
     const pattern = context.getOptionalString("pattern");
     const respectGitignore = context.getOptionalBool("respectGitignore", true);
     const maxEntries = context.getOptionalInt("maxEntries", this.#maxEntries);
-    const start = context.resolvePath(path);
-    const rootReal = context.resolvePath(".");
-    const relative = toWorkspaceRelative(rootReal, start);
+    const { real: start, rootReal, relative } = resolveInWorkspace(context, path);
 
-    const startStats = await stat(start).catch((error: unknown) => {
-      if (systemErrorCode(error) === "ENOENT") return undefined;
-      throw error;
-    });
+    const startStats = await statIfExists(start);
     if (startStats === undefined) {
       return ToolResult.failed(`Directory '${path}' does not exist.`, ToolErrorCode.PathNotFound);
     }

@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { type FileHandle, lstat, open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { basename } from "node:path";
 import type { ToolExecutionContext } from "../../context/index.js";
 import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../../core/index.js";
@@ -11,7 +11,7 @@ import { compileGlob } from "./compile-glob.js";
 import { RegexScanner } from "./regex-scanner.js";
 import { looksLikeText, sniffLength } from "./sniff-text.js";
 import { type WalkStats, walkDirectory } from "./walk-directory.js";
-import { systemErrorCode, toWorkspaceRelative } from "./workspace-paths.js";
+import { lstatIfExists, resolveInWorkspace } from "./workspace-paths.js";
 
 /** Construction options of {@link SearchTool}. */
 export interface SearchToolConfig {
@@ -182,13 +182,8 @@ export class SearchTool extends BuiltinToolBase {
       this.#limits.maxMatchesPerFile,
     );
     const started = performance.now();
-    const start = context.resolvePath(path);
-    const rootReal = context.resolvePath(".");
-    const relativeStart = toWorkspaceRelative(rootReal, start);
-    const startStats = await lstat(start).catch((error: unknown) => {
-      if (systemErrorCode(error) === "ENOENT") return undefined;
-      throw error;
-    });
+    const { real: start, rootReal, relative: relativeStart } = resolveInWorkspace(context, path);
+    const startStats = await lstatIfExists(start);
     if (startStats === undefined) {
       return ToolResult.failed(`Path '${path}' does not exist.`, ToolErrorCode.PathNotFound);
     }
@@ -245,7 +240,7 @@ export class SearchTool extends BuiltinToolBase {
     };
 
     const candidates = startStats.isFile()
-      ? singleFile(start, toWorkspaceRelative(rootReal, start), basename(start))
+      ? singleFile(start, relativeStart, basename(start))
       : walkFiles(rootReal, start, respectGitignore, signal);
     const stats: WalkStats = { unreadableDirectories: 0, ignoredEntries: 0 };
     for await (const file of candidates(stats)) {

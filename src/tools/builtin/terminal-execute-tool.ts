@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import type { ToolExecutionContext } from "../../context/index.js";
 import {
   type JsonObject,
@@ -14,7 +13,7 @@ import { assessCommandRisk } from "./assess-command-risk.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { runShellCommand } from "./run-shell-command.js";
-import { systemErrorCode, toWorkspaceRelative } from "./workspace-paths.js";
+import { resolveInWorkspace, statIfExists } from "./workspace-paths.js";
 
 /** Construction options of {@link TerminalExecuteTool}. */
 export interface TerminalExecuteToolConfig {
@@ -162,13 +161,8 @@ export class TerminalExecuteTool extends BuiltinToolBase {
     const command = context.getRequiredString("command");
     const cwdParameter = context.getOptionalString("cwd", ".");
     const timeoutMs = context.getOptionalInt("timeoutMs", this.#defaultTimeoutMs);
-    const cwd = context.resolvePath(cwdParameter);
-    const rootReal = context.resolvePath(".");
-    const relativeCwd = toWorkspaceRelative(rootReal, cwd);
-    const cwdStats = await stat(cwd).catch((error: unknown) => {
-      if (systemErrorCode(error) === "ENOENT") return undefined;
-      throw error;
-    });
+    const { real: cwd, relative: relativeCwd } = resolveInWorkspace(context, cwdParameter);
+    const cwdStats = await statIfExists(cwd);
     if (cwdStats === undefined) {
       return ToolResultBuilder.create()
         .asFailure(

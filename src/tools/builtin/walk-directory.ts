@@ -72,6 +72,9 @@ export async function* walkDirectory(
       rules = await GitignoreRules.none().enter(start);
     }
   }
+  // Entries' workspace-relative paths are derived from the start's, not recomputed per entry.
+  const startRelative = toWorkspaceRelative(rootReal, start);
+  const prefixFromRoot = startRelative === "." ? "" : `${startRelative}/`;
   yield* walkLevel(start, "", 1, rules);
 
   async function* walkLevel(
@@ -101,7 +104,7 @@ export async function* walkDirectory(
       const pathFromStart = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
       yield {
         absolutePath,
-        relativePath: toWorkspaceRelative(rootReal, absolutePath),
+        relativePath: prefixFromRoot + pathFromStart,
         pathFromStart,
         name: entry.name,
         kind,

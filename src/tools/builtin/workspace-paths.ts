@@ -1,3 +1,5 @@
+import type { Stats } from "node:fs";
+import { lstat, stat } from "node:fs/promises";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import {
   ContextErrorCode,
@@ -17,6 +19,22 @@ export function toWorkspaceRelative(rootReal: string, absolute: string): string 
   const rel = relative(rootReal, absolute);
   if (rel === "") return ".";
   return sep === "/" ? rel : rel.split(sep).join("/");
+}
+
+/**
+ * `path` through the context's path guard: its real path, the workspace root's, and the path as
+ * the built-in tools show it.
+ *
+ * @throws as `context.resolvePath` does.
+ * @internal
+ */
+export function resolveInWorkspace(
+  context: ToolExecutionContext,
+  path: string,
+): { readonly real: string; readonly rootReal: string; readonly relative: string } {
+  const real = context.resolvePath(path);
+  const rootReal = context.resolvePath(".");
+  return { real, rootReal, relative: toWorkspaceRelative(rootReal, real) };
 }
 
 /**
@@ -97,6 +115,21 @@ export function systemErrorCode(error: unknown): string | undefined {
     return typeof code === "string" ? code : undefined;
   }
   return undefined;
+}
+
+/** `stat(path)`, or undefined when nothing is there (ENOENT). @internal */
+export function statIfExists(path: string): Promise<Stats | undefined> {
+  return stat(path).catch(undefinedIfMissing);
+}
+
+/** `lstat(path)` (links not followed), or undefined when nothing is there (ENOENT). @internal */
+export function lstatIfExists(path: string): Promise<Stats | undefined> {
+  return lstat(path).catch(undefinedIfMissing);
+}
+
+function undefinedIfMissing(error: unknown): undefined {
+  if (systemErrorCode(error) === "ENOENT") return undefined;
+  throw error;
 }
 
 /**

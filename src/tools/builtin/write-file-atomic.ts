@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { type FileHandle, link, lstat, open, realpath, rename, unlink } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { type FileHandle, link, open, realpath, rename, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { isPathInWorkspace } from "../../context/index.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
-import { systemErrorCode } from "./workspace-paths.js";
+import { lstatIfExists, systemErrorCode } from "./workspace-paths.js";
 
 /** Points in {@link writeFileAtomic} where a test can change the file system under it. */
 export interface AtomicWriteHooks {
@@ -40,15 +40,6 @@ const tempFlags =
 
 function refuse(code: BuiltinToolErrorCode, error: string): AtomicWriteOutcome {
   return { ok: false, code, error };
-}
-
-async function lstatOrUndefined(path: string) {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if (systemErrorCode(error) === "ENOENT") return undefined;
-    throw error;
-  }
 }
 
 /**
@@ -88,7 +79,7 @@ export async function writeFileAtomic(request: AtomicWriteRequest): Promise<Atom
   let tempPath: string | undefined;
   try {
     const directoryIdentity = await directory.stat();
-    const before = await lstatOrUndefined(target);
+    const before = await lstatIfExists(target);
     const checked = checkTarget(before, shown, overwrite);
     if (checked !== undefined) return checked;
 
@@ -106,7 +97,7 @@ export async function writeFileAtomic(request: AtomicWriteRequest): Promise<Atom
     await hooks?.beforeCommit?.(tempPath);
 
     // The last checks, as close to the commit as Node.js allows (it has no renameat).
-    const parentNow = await lstatOrUndefined(parentReal);
+    const parentNow = await lstatIfExists(parentReal);
     const sameDirectory =
       parentNow?.isDirectory() &&
       parentNow.dev === directoryIdentity.dev &&
@@ -118,7 +109,7 @@ export async function writeFileAtomic(request: AtomicWriteRequest): Promise<Atom
         `The directory of '${shown}' was replaced while writing; write refused.`,
       );
     }
-    const after = await lstatOrUndefined(target);
+    const after = await lstatIfExists(target);
     const recheck = checkTarget(after, shown, overwrite);
     if (recheck !== undefined) return recheck;
 
@@ -172,7 +163,7 @@ function existsMessage(name: string): string {
 }
 
 function checkTarget(
-  stats: Awaited<ReturnType<typeof lstat>> | undefined,
+  stats: Stats | undefined,
   name: string,
   overwrite: boolean,
 ): AtomicWriteOutcome | undefined {
