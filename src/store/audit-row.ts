@@ -3,30 +3,40 @@ import type { AuditEntry, AuditRecord, AuditStart } from "./audit-log.js";
 import { AuditStatus, auditStatusCode, auditStatusFromCode } from "./audit-status.js";
 import { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
 
+/** Each column of `tool_executions`, in the order the store inserts them, and its row field. */
+const AUDIT_COLUMN_FIELDS: readonly (readonly [string, keyof AuditRowValues])[] = [
+  ["id", "id"],
+  ["execution_id", "executionId"],
+  ["tool_name", "toolName"],
+  ["parameters_json", "parametersJson"],
+  ["status", "status"],
+  ["error_message", "errorMessage"],
+  ["error_code", "errorCode"],
+  ["started_at", "startedAt"],
+  ["completed_at", "completedAt"],
+  ["duration_ms", "durationMs"],
+  ["output_size_bytes", "outputSizeBytes"],
+  ["sandbox_id", "sandboxId"],
+  ["agent_id", "agentId"],
+  ["user_id", "userId"],
+  ["batch_id", "batchId"],
+  ["metadata_json", "metadataJson"],
+  ["conversation_id", "conversationId"],
+  ["result_summary", "resultSummary"],
+  ["was_approved", "wasApproved"],
+  ["timed_out", "timedOut"],
+  ["was_cancelled", "wasCancelled"],
+];
+
 /** The columns of `tool_executions` in the order the store inserts them. */
-export const AUDIT_COLUMNS: readonly string[] = Object.freeze([
-  "id",
-  "execution_id",
-  "tool_name",
-  "parameters_json",
-  "status",
-  "error_message",
-  "error_code",
-  "started_at",
-  "completed_at",
-  "duration_ms",
-  "output_size_bytes",
-  "sandbox_id",
-  "agent_id",
-  "user_id",
-  "batch_id",
-  "metadata_json",
-  "conversation_id",
-  "result_summary",
-  "was_approved",
-  "timed_out",
-  "was_cancelled",
-]);
+export const AUDIT_COLUMNS: readonly string[] = Object.freeze(
+  AUDIT_COLUMN_FIELDS.map(([column]) => column),
+);
+
+/** A row's values in {@link AUDIT_COLUMNS} order, dialect-neutral. */
+export function auditRowValues(row: AuditRowValues): AuditRowValues[keyof AuditRowValues][] {
+  return AUDIT_COLUMN_FIELDS.map(([, field]) => row[field]);
+}
 
 /** Longest `tool_name` (spec 003 `AsString(64)`); longer names are cut. */
 export const TOOL_NAME_MAX = 64;

@@ -12,25 +12,15 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { InflightExecution } from "./audit-row.js";
-import { processExists } from "./process-exists.js";
+import { processExists, processRegistry } from "./process-exists.js";
 
 /** Past this size the journal is emptied as soon as nothing is in flight. */
 const TRUNCATE_BYTES = 64 * 1024;
 /** Past this size the journal is rewritten with only what is in flight. */
 const COMPACT_BYTES = 4 * 1024 * 1024;
 
-const registryKey = Symbol.for("aintern.store.openJournals");
 /** Journals open in this process, shared by every bundled copy of the library. */
-const openJournals: Set<string> = sharedJournalRegistry();
-
-function sharedJournalRegistry(): Set<string> {
-  const holder = globalThis as Record<symbol, unknown>;
-  const existing = holder[registryKey];
-  if (existing instanceof Set) return existing as Set<string>;
-  const created = new Set<string>();
-  holder[registryKey] = created;
-  return created;
-}
+const openJournals: Set<string> = processRegistry("aintern.store.openJournals");
 
 const namePattern = /^(\d+)\.([0-9a-f]+)(\.tmp)?$/;
 

@@ -6,6 +6,7 @@ import { AuditReader } from "./audit-reader.js";
 import {
   AUDIT_COLUMNS,
   type AuditRowValues,
+  auditRowValues,
   INTERRUPTED_MESSAGE,
   type InflightExecution,
 } from "./audit-row.js";
@@ -50,20 +51,38 @@ const AUDIT_COLUMN_TYPES = [
   "boolean",
 ];
 
-const INFLIGHT_COLUMNS = [
-  "id",
-  "execution_id",
-  "tool_name",
-  "started_at",
-  "parameters_json",
-  "batch_id",
-  "user_id",
-  "agent_id",
-  "conversation_id",
-  "sandbox_id",
-  "metadata_json",
+/** Each column of the in-flight table after `owner_key`, with its type and execution field. */
+const INFLIGHT_COLUMN_FIELDS: readonly (readonly [string, string, keyof InflightExecution])[] = [
+  ["id", "uuid", "id"],
+  ["execution_id", "text", "executionId"],
+  ["tool_name", "text", "toolName"],
+  ["started_at", "timestamptz", "startedAt"],
+  ["parameters_json", "text", "parametersJson"],
+  ["batch_id", "text", "batchId"],
+  ["user_id", "text", "userId"],
+  ["agent_id", "text", "agentId"],
+  ["conversation_id", "text", "conversationId"],
+  ["sandbox_id", "text", "sandboxId"],
+  ["metadata_json", "text", "metadataJson"],
 ];
-const INFLIGHT_COLUMN_TYPES = ["uuid", "text", "text", "timestamptz", ...Array(7).fill("text")];
+const INFLIGHT_COLUMNS = INFLIGHT_COLUMN_FIELDS.map(([column]) => column);
+const INFLIGHT_COLUMN_TYPES = INFLIGHT_COLUMN_FIELDS.map(([, type]) => type);
+
+/** One array per column (what `unnest` takes) from one row of `values` per item. */
+function toColumns<T>(
+  items: readonly T[],
+  width: number,
+  valuesOf: (item: T) => unknown[],
+): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: width }, () => new Array(items.length));
+  items.forEach((item, index) => {
+    const values = valuesOf(item);
+    for (let column = 0; column < width; column++) {
+      (columns[column] as unknown[])[index] = values[column];
+    }
+  });
+  return columns;
+}
 
 function unnest(types: readonly string[], firstParameter: number): string {
   return types.map((type, index) => `$${index + firstParameter}::${type}[]`).join(", ");
@@ -108,13 +127,7 @@ export class PostgresAuditLog extends AuditLogBase {
   }
 
   protected async commitRows(rows: AuditRowValues[]): Promise<void> {
-    const columns: unknown[][] = AUDIT_COLUMNS.map(() => new Array(rows.length));
-    rows.forEach((row, index) => {
-      const values = postgresRowValues(row);
-      for (let column = 0; column < values.length; column++) {
-        (columns[column] as unknown[])[index] = values[column];
-      }
-    });
+    const columns = toColumns(rows, AUDIT_COLUMNS.length, auditRowValues);
     await this.#pool.query({
       name: `${this.#statementPrefix}_complete`,
       text: this.#completeSql,
@@ -138,55 +151,13 @@ export class PostgresAuditLog extends AuditLogBase {
   }
 
   async #commitStarts(executions: InflightExecution[]): Promise<void> {
-    const columns: unknown[][] = INFLIGHT_COLUMNS.map(() => new Array(executions.length));
-    executions.forEach((execution, index) => {
-      const values = [
-        execution.id,
-        execution.executionId,
-        execution.toolName,
-        execution.startedAt,
-        execution.parametersJson,
-        execution.batchId,
-        execution.userId,
-        execution.agentId,
-        execution.conversationId,
-        execution.sandboxId,
-        execution.metadataJson,
-      ];
-      for (let column = 0; column < values.length; column++) {
-        (columns[column] as unknown[])[index] = values[column];
-      }
-    });
+    const columns = toColumns(executions, INFLIGHT_COLUMN_FIELDS.length, (execution) =>
+      INFLIGHT_COLUMN_FIELDS.map(([, , field]) => execution[field]),
+    );
     await this.#pool.query({
       name: `${this.#statementPrefix}_begin`,
       text: this.#startSql,
       values: [this.#lease.key, ...columns],
     });
   }
-}
-
-function postgresRowValues(row: AuditRowValues): unknown[] {
-  return [
-    row.id,
-    row.executionId,
-    row.toolName,
-    row.parametersJson,
-    row.status,
-    row.errorMessage,
-    row.errorCode,
-    row.startedAt,
-    row.completedAt,
-    row.durationMs,
-    row.outputSizeBytes,
-    row.sandboxId,
-    row.agentId,
-    row.userId,
-    row.batchId,
-    row.metadataJson,
-    row.conversationId,
-    row.resultSummary,
-    row.wasApproved,
-    row.timedOut,
-    row.wasCancelled,
-  ];
 }

@@ -11,3 +11,17 @@ export function processExists(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/**
+ * The set registered under `Symbol.for(key)` on `globalThis`, created on first use, so that every
+ * bundled copy of the library in this process shares it.
+ */
+export function processRegistry(key: string): Set<string> {
+  const holder = globalThis as Record<symbol, unknown>;
+  const symbol = Symbol.for(key);
+  const existing = holder[symbol];
+  if (existing instanceof Set) return existing as Set<string>;
+  const created = new Set<string>();
+  holder[symbol] = created;
+  return created;
+}

@@ -2,7 +2,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { Kysely } from "kysely";
 import { AuditLogBase, type InflightSlot } from "./audit-log-base.js";
 import { AuditReader } from "./audit-reader.js";
-import { AUDIT_COLUMNS, type AuditRowValues, interruptedRow } from "./audit-row.js";
+import { AUDIT_COLUMNS, type AuditRowValues, auditRowValues, interruptedRow } from "./audit-row.js";
 import { GroupCommit } from "./group-commit.js";
 import { InflightJournal } from "./inflight-journal.js";
 import type { StoreState } from "./store-state.js";
@@ -21,31 +21,15 @@ export interface SqliteAuditLogConfig {
   readonly state: StoreState;
 }
 
-/** The row as better-sqlite3 binds it: ISO-8601 UTC text for times, 0 / 1 for flags. */
+/** A value as better-sqlite3 binds it: ISO-8601 UTC text for a time, 0 / 1 for a flag. */
+function toSqliteValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === "boolean" ? Number(value) : value;
+}
+
+/** The row as better-sqlite3 binds it. */
 export function sqliteRowValues(row: AuditRowValues): unknown[] {
-  return [
-    row.id,
-    row.executionId,
-    row.toolName,
-    row.parametersJson,
-    row.status,
-    row.errorMessage,
-    row.errorCode,
-    row.startedAt.toISOString(),
-    row.completedAt.toISOString(),
-    row.durationMs,
-    row.outputSizeBytes,
-    row.sandboxId,
-    row.agentId,
-    row.userId,
-    row.batchId,
-    row.metadataJson,
-    row.conversationId,
-    row.resultSummary,
-    row.wasApproved ? 1 : 0,
-    row.timedOut ? 1 : 0,
-    row.wasCancelled ? 1 : 0,
-  ];
+  return auditRowValues(row).map(toSqliteValue);
 }
 
 /** The INSERT statement for the audit table in SQLite (`verb` may add `OR IGNORE`). */

@@ -1,19 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { CallOwnership } from "./call-ownership.js";
-import { processExists } from "./process-exists.js";
+import { processExists, processRegistry } from "./process-exists.js";
 
-const registryKey = Symbol.for("aintern.store.openCallOwners");
 /** Owner tokens of the SQLite stores open in this process, shared by bundled copies. */
-const openOwners: Set<string> = sharedOwnerRegistry();
-
-function sharedOwnerRegistry(): Set<string> {
-  const holder = globalThis as Record<symbol, unknown>;
-  const existing = holder[registryKey];
-  if (existing instanceof Set) return existing as Set<string>;
-  const created = new Set<string>();
-  holder[registryKey] = created;
-  return created;
-}
+const openOwners: Set<string> = processRegistry("aintern.store.openCallOwners");
 
 const ownerPattern = /^(\d+)\.[0-9a-f]+$/;
 
@@ -22,7 +12,7 @@ const ownerPattern = /^(\d+)\.[0-9a-f]+$/;
  * died or, in this process, the store has been closed. A token of a form this version does not
  * write has no store to wait for, so it counts as gone.
  */
-export function isSqliteCallOwnerGone(owner: string): boolean {
+function isSqliteCallOwnerGone(owner: string): boolean {
   const match = ownerPattern.exec(owner);
   if (match === null) return true;
   const pid = Number(match[1]);
