@@ -1,4 +1,4 @@
-import { ToolErrorCode } from "../core/index.js";
+import { ToolErrorCode, timeOrderedUuid } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
 import { ToolExecutionStatus } from "./tool-execution-status.js";
 import type { ToolInput } from "./tool-input.js";
@@ -169,7 +169,7 @@ export class ToolExecutionResult {
     const now = new Date();
     return new ToolExecutionResult({
       toolId,
-      executionId: crypto.randomUUID(),
+      executionId: timeOrderedUuid(),
       result: ToolResult.failed(
         message ?? `Tool '${toolId}' not found`,
         ToolErrorCode.ToolNotFound,

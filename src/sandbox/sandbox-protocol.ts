@@ -1,5 +1,5 @@
 import type { ToolProgressInit } from "../context/index.js";
-import { AinternError, type JsonObject, type JsonValue } from "../core/index.js";
+import { AinternError, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolResultJson } from "../result/index.js";
 
 // The messages between the host and a process-isolated worker. Internal to the folder: both
@@ -160,26 +160,22 @@ function isMarkers(value: unknown): value is MarkersWritten {
   );
 }
 
-function isObject(value: unknown): value is Record<string, JsonValue> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Checks the shape of what a worker sent (the contents of a result are checked when it is
  * rebuilt). Returns undefined for anything that is not a well-formed worker message.
  */
 export function parseWorkerMessage(value: unknown): WorkerMessage | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   switch (value.type) {
     case "ready":
       return { type: "ready" };
     case "progress":
-      return typeof value.id === "number" && isObject(value.progress)
+      return typeof value.id === "number" && isJsonObject(value.progress)
         ? (value as unknown as ProgressMessage)
         : undefined;
     case "result":
       return typeof value.id === "number" &&
-        isObject(value.result) &&
+        isJsonObject(value.result) &&
         isMarkers(value.markers) &&
         (value.exception === undefined || isErrorData(value.exception))
         ? (value as unknown as ResultMessage)

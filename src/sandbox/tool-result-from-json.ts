@@ -1,4 +1,5 @@
 import { ToolProgress } from "../context/index.js";
+import { isJsonObject } from "../core/index.js";
 import {
   ArtifactAction,
   defaultMaxDataLength,
@@ -17,10 +18,8 @@ function fail(what: string, detail: string): never {
 }
 
 function record(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    fail(what, "not an object");
-  }
-  return value as Record<string, unknown>;
+  if (!isJsonObject(value)) fail(what, "not an object");
+  return value;
 }
 
 function optional<T>(

@@ -5,7 +5,7 @@ import {
   ToolExecutionContextBuilder,
   type ToolProgress,
 } from "../../src/context/index.js";
-import { RiskLevel, type Tool, ToolCategory, ToolErrorCode } from "../../src/core/index.js";
+import { RiskLevel, ToolErrorCode } from "../../src/core/index.js";
 import {
   type ExecutionCompletedEvent,
   type ExecutionProgressEvent,
@@ -16,10 +16,9 @@ import {
   ToolExecutionStatus,
 } from "../../src/execution/index.js";
 import { ToolResult } from "../../src/result/index.js";
-import { JsonSchema, JsonSchemaBuilder } from "../../src/schema/index.js";
+import { JsonSchemaBuilder } from "../../src/schema/index.js";
 import { MockTool } from "../../src/testing/index.js";
-import { ToolValidationResult } from "../../src/validation/index.js";
-import { executorWith } from "./support.js";
+import { bareTool, executorWith } from "./support.js";
 
 function createContext(toolId: string, parameters: Record<string, unknown> = {}) {
   return ToolExecutionContextBuilder.create()
@@ -329,24 +328,9 @@ describe("ToolExecutor: the AIntern execution service (spec 001 i / j)", () => {
   });
 
   it("turns an exception thrown by a tool that is not a ToolBase into a failed result", async () => {
-    const raw: Tool = {
-      id: "raw",
-      name: "Raw",
-      description: "raw",
-      category: ToolCategory.Custom,
-      defaultRiskLevel: RiskLevel.Safe,
-      inputSchema: JsonSchema.empty(),
-      isAvailable: true,
-      tags: [],
-      requiredPermissions: [],
-      requiresConfirmation: false,
-      execute: () => {
-        throw new TypeError("boom");
-      },
-      validate: () => ToolValidationResult.valid(),
-      getExecutionSummary: () => "raw",
-      getEffectiveRiskLevel: () => RiskLevel.Safe,
-    };
+    const raw = bareTool("raw", "Raw", () => {
+      throw new TypeError("boom");
+    });
     const executor = executorWith([raw]);
 
     const result = await executor.execute("raw", createContext("raw"));

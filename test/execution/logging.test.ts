@@ -1,7 +1,7 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { ToolExecutionContextBuilder } from "../../src/context/index.js";
-import { RiskLevel, type Tool, ToolCategory } from "../../src/core/index.js";
+import type { Tool } from "../../src/core/index.js";
 import {
   grantPermissions,
   LicenseTier,
@@ -9,11 +9,10 @@ import {
   type ToolExecutorOptions,
 } from "../../src/execution/index.js";
 import { ToolResult } from "../../src/result/index.js";
-import { JsonSchema, JsonSchemaBuilder } from "../../src/schema/index.js";
+import { JsonSchemaBuilder } from "../../src/schema/index.js";
 import type { AuditLog } from "../../src/store/index.js";
 import { MockTool } from "../../src/testing/index.js";
-import { ToolValidationResult } from "../../src/validation/index.js";
-import { blockingTool, collect, executorWith, waitFor } from "./support.js";
+import { blockingTool, collect, executorWith, rawThrowingTool, waitFor } from "./support.js";
 
 interface LogLine {
   readonly level: number;
@@ -60,27 +59,6 @@ function setup(options: ToolExecutorOptions = {}, tools: Tool[] = []) {
     license: staticLicense(LicenseTier.Teams),
   });
   return { ...log, executor };
-}
-
-function throwingRawTool(): Tool {
-  return {
-    id: "raw-throw",
-    name: "Raw",
-    description: "throws past ToolBase",
-    category: ToolCategory.Custom,
-    defaultRiskLevel: RiskLevel.Safe,
-    inputSchema: JsonSchema.empty(),
-    isAvailable: true,
-    tags: [],
-    requiredPermissions: [],
-    requiresConfirmation: false,
-    execute: async () => {
-      throw new Error("kaboom");
-    },
-    validate: () => ToolValidationResult.valid(),
-    getExecutionSummary: () => "raw",
-    getEffectiveRiskLevel: () => RiskLevel.Safe,
-  };
 }
 
 describe("ToolExecutor: structured logs (spec 003 section 7)", () => {
@@ -171,7 +149,7 @@ describe("ToolExecutor: structured logs (spec 003 section 7)", () => {
   });
 
   it("logs a tool that throws past its base class as an error, with the error", async () => {
-    const { executor, lines } = setup({}, [throwingRawTool()]);
+    const { executor, lines } = setup({}, [rawThrowingTool("raw-throw", "Raw", "kaboom")]);
 
     await executor.execute({ toolName: "raw-throw" }, { executionId: "e6" });
 

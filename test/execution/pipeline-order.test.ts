@@ -80,6 +80,13 @@ function journaled(
   return { executor, journal };
 }
 
+/** A tool run that lasts until its signal aborts, then reports a cancelled result. */
+function untilAborted(_context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult> {
+  return new Promise((resolve) =>
+    signal.addEventListener("abort", () => resolve(ToolResult.cancelled()), { once: true }),
+  );
+}
+
 async function runObserved(
   executor: ToolExecutor,
   input: ToolInput,
@@ -232,12 +239,7 @@ describe("ToolExecutor: the steps of spec 003 section 5.1, in order", () => {
   });
 
   it("ends a timed-out run with the audit, then Timeout and the timeout notification", async () => {
-    const { executor, journal } = journaled({
-      executeFunc: (_context, signal) =>
-        new Promise((resolve) =>
-          signal.addEventListener("abort", () => resolve(ToolResult.cancelled()), { once: true }),
-        ),
-    });
+    const { executor, journal } = journaled({ executeFunc: untilAborted });
 
     const { result, events } = await runObserved(
       executor,
@@ -257,12 +259,7 @@ describe("ToolExecutor: the steps of spec 003 section 5.1, in order", () => {
   });
 
   it("ends a cancelled run with the audit, then Cancelled and no timeout notification", async () => {
-    const { executor, journal } = journaled({
-      executeFunc: (_context, signal) =>
-        new Promise((resolve) =>
-          signal.addEventListener("abort", () => resolve(ToolResult.cancelled()), { once: true }),
-        ),
-    });
+    const { executor, journal } = journaled({ executeFunc: untilAborted });
 
     const { result, events } = await runObserved(
       executor,

@@ -3,7 +3,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RiskLevel, type Tool, ToolCategory } from "../../src/core/index.js";
+import type { Tool } from "../../src/core/index.js";
 import { ToolExecutionStatus, type ToolExecutor } from "../../src/execution/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { JsonSchema } from "../../src/schema/index.js";
@@ -13,8 +13,7 @@ import {
   TOOL_EXECUTIONS_TABLE,
 } from "../../src/store/index.js";
 import { defineTool } from "../../src/tools/index.js";
-import { ToolValidationResult } from "../../src/validation/index.js";
-import { executorWith, openTempStore, sleep, type TempStore } from "./support.js";
+import { executorWith, openTempStore, rawThrowingTool, sleep, type TempStore } from "./support.js";
 
 /**
  * 10,000 executions with random outcomes against a SQLite file, 32 in flight at a time.
@@ -45,27 +44,6 @@ function random(seed: number): () => number {
   };
 }
 
-function rawThrower(): Tool {
-  return {
-    id: "raw-throw",
-    name: "Raw throw",
-    description: "throws past ToolBase",
-    category: ToolCategory.Custom,
-    defaultRiskLevel: RiskLevel.Safe,
-    inputSchema: JsonSchema.empty(),
-    isAvailable: true,
-    tags: [],
-    requiredPermissions: [],
-    requiresConfirmation: false,
-    execute: async () => {
-      throw new Error("raw failure");
-    },
-    validate: () => ToolValidationResult.valid(),
-    getExecutionSummary: () => "raw",
-    getEffectiveRiskLevel: () => RiskLevel.Safe,
-  };
-}
-
 /** A tool made with defineTool (MockTool would record every call's parameters). */
 function tool(id: string, execute: (signal: AbortSignal) => unknown): Tool {
   return defineTool({
@@ -88,7 +66,7 @@ function tools(): Tool[] {
     tool("throws", () => {
       throw new Error("Test exception");
     }),
-    rawThrower(),
+    rawThrowingTool("raw-throw", "Raw throw", "raw failure"),
     tool(
       "slow",
       (signal) =>

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolExecutionContext } from "../../src/context/index.js";
-import type { Tool } from "../../src/core/index.js";
+import { RiskLevel, type Tool, ToolCategory } from "../../src/core/index.js";
 import {
   ToolExecutor,
   type ToolExecutorConfig,
@@ -10,8 +10,10 @@ import {
 } from "../../src/execution/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { ToolResult } from "../../src/result/index.js";
+import { JsonSchema } from "../../src/schema/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { MockTool, type MockToolConfig } from "../../src/testing/index.js";
+import { ToolValidationResult } from "../../src/validation/index.js";
 
 /** An executor over a fresh registry holding `tools`. */
 export function executorWith(
@@ -111,6 +113,33 @@ export function blockingTool(id: string, config: MockToolConfig = {}): MockTool 
       new Promise<ToolResult>((resolve) => {
         signal.addEventListener("abort", () => resolve(ToolResult.cancelled()), { once: true });
       }),
+  });
+}
+
+/** A bare tool (no ToolBase: nothing validates or catches around `execute`). */
+export function bareTool(id: string, name: string, execute: Tool["execute"]): Tool {
+  return {
+    id,
+    name,
+    description: "a bare tool, no ToolBase",
+    category: ToolCategory.Custom,
+    defaultRiskLevel: RiskLevel.Safe,
+    inputSchema: JsonSchema.empty(),
+    isAvailable: true,
+    tags: [],
+    requiredPermissions: [],
+    requiresConfirmation: false,
+    execute,
+    validate: () => ToolValidationResult.valid(),
+    getExecutionSummary: () => "raw",
+    getEffectiveRiskLevel: () => RiskLevel.Safe,
+  };
+}
+
+/** A bare tool whose `execute` rejects with a new `Error(message)`: it throws past ToolBase. */
+export function rawThrowingTool(id: string, name: string, message: string): Tool {
+  return bareTool(id, name, async () => {
+    throw new Error(message);
   });
 }
 
