@@ -74,7 +74,7 @@ export class ToolRegistry {
 
   constructor(config: ToolRegistryConfig = {}) {
     this.#logger = config.logger ?? silentLogger;
-    for (const tool of config.tools ?? []) this.registerTool(tool);
+    this.registerTools(config.tools ?? []);
   }
 
   /** Every registered tool, available or not, in registration order. */
@@ -123,6 +123,11 @@ export class ToolRegistry {
       this.#logger.warn({ toolId: tool.id }, `Tool '${tool.id}' is already registered`);
       throw new DuplicateToolError(tool.id);
     }
+    this.#add(key, tool);
+  }
+
+  /** Adds a checked tool under its free lower-cased id `key`. */
+  #add(key: string, tool: Tool): void {
     this.#tools.set(key, tool);
     this.#changed(ToolRegistryChangeType.Added, tool);
     this.#logger.info(
@@ -147,8 +152,9 @@ export class ToolRegistry {
    */
   tryRegisterTool(tool: Tool): boolean {
     this.#check(tool);
-    if (this.#tools.has(tool.id.toLowerCase())) return false;
-    this.registerTool(tool);
+    const key = tool.id.toLowerCase();
+    if (this.#tools.has(key)) return false;
+    this.#add(key, tool);
     return true;
   }
 
@@ -292,9 +298,7 @@ function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
 }
 
 function lowerSet(values: Iterable<string> | undefined): Set<string> | undefined {
-  if (values === undefined) return undefined;
-  const set = new Set([...values].map((v) => v.toLowerCase()));
-  return set.size === 0 ? undefined : set;
+  return values === undefined ? undefined : nonEmptySet([...values].map((v) => v.toLowerCase()));
 }
 
 function nonEmptySet<T>(values: Iterable<T> | undefined): Set<T> | undefined {

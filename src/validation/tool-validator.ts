@@ -14,7 +14,7 @@ import { ToolValidationResult } from "./tool-validation-result.js";
 import { ToolValidationWarning } from "./tool-validation-warning.js";
 import type { ToolValidatorLike } from "./tool-validator-like.js";
 import { findLimitProblem, fitsLimits, type ValueLimits } from "./value-limits.js";
-import { jsonTypeOf } from "./value-preview.js";
+import { jsonTypeOf, subjectOf } from "./value-preview.js";
 
 /** Construction settings of a {@link ToolValidator}: the limits every value must fit, and more. */
 export interface ToolValidatorConfig {
@@ -179,29 +179,36 @@ export class ToolValidator implements ToolValidatorLike {
     value: unknown,
     basePath: string,
   ): ToolValidationError[] | undefined {
-    const limits = this.limits;
     try {
       if (compiled.ajvFirst) {
         if (validate(value)) {
-          if (compiled.fitsIfValid(value)) return undefined;
-          return fitsLimits(value, limits) ? undefined : [this.#limitProblem(value, basePath)];
+          return compiled.fitsIfValid(value) ? undefined : this.#limitErrors(value, basePath);
         }
         const errors = validate.errors ?? [];
-        if (!fitsLimits(value, limits)) return [this.#limitProblem(value, basePath)];
-        return mapAjvErrors(errors, value, basePath, this.#maxErrors);
+        return (
+          this.#limitErrors(value, basePath) ??
+          mapAjvErrors(errors, value, basePath, this.#maxErrors)
+        );
       }
-      if (!fitsLimits(value, limits)) return [this.#limitProblem(value, basePath)];
+      const limitErrors = this.#limitErrors(value, basePath);
+      if (limitErrors !== undefined) return limitErrors;
       if (validate(value)) return undefined;
       return mapAjvErrors(validate.errors ?? [], value, basePath, this.#maxErrors);
     } catch (error) {
       // A getter or a proxy threw, or Ajv ran out of stack on a value past the limits.
       try {
-        if (!fitsLimits(value, limits)) return [this.#limitProblem(value, basePath)];
+        const limitErrors = this.#limitErrors(value, basePath);
+        if (limitErrors !== undefined) return limitErrors;
       } catch {
         // fall through: the value cannot even be walked
       }
       return [unreadable(basePath, error)];
     }
+  }
+
+  /** The limit error of `value` as a one-item list, or undefined when it fits the limits. */
+  #limitErrors(value: unknown, basePath: string): ToolValidationError[] | undefined {
+    return fitsLimits(value, this.limits) ? undefined : [this.#limitProblem(value, basePath)];
   }
 
   #limitProblem(value: unknown, basePath: string): ToolValidationError {
@@ -366,6 +373,6 @@ function unreadable(path: string, error: unknown): ToolValidationError {
   const reason = error instanceof Error ? error.message : String(error);
   return ToolValidationError.invalidValue(
     path,
-    `${path === "" ? "The parameters" : `Parameter '${path}'`} could not be read as JSON (${reason}); send plain JSON values`,
+    `${subjectOf(path)} could not be read as JSON (${reason}); send plain JSON values`,
   );
 }

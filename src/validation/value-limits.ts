@@ -1,5 +1,6 @@
 import { appendIndex, appendKey } from "./parameter-path.js";
 import { ToolValidationError } from "./tool-validation-error.js";
+import { beFor, subjectOf } from "./value-preview.js";
 
 /** The size limits a value must fit before schema validation looks at it. */
 export interface ValueLimits {
@@ -31,7 +32,7 @@ export function fitsLimits(root: unknown, limits: ValueLimits): boolean {
 }
 
 /** Whether the running totals are within `limits`. */
-export function tallyFits(tally: LimitTally, limits: ValueLimits): boolean {
+function tallyFits(tally: LimitTally, limits: ValueLimits): boolean {
   return tally.nodes <= limits.maxNodes && tally.size <= limits.maxTotalSize;
 }
 
@@ -54,8 +55,8 @@ export function subtreeFits(
   if (level > maxDepth) return false;
   let nodes = tally.nodes;
   let size = tally.size;
-  let stack: object[] | undefined;
-  let levels: number[] | undefined;
+  // Containers still to visit, each followed by its level; made only when one is found.
+  let pending: (object | number)[] | undefined;
   let node: object = value;
   let nodeLevel = level;
   for (;;) {
@@ -65,54 +66,26 @@ export function subtreeFits(
       if (nodes > maxNodes) return false;
       for (let i = 0; i < length; i++) {
         const item: unknown = node[i];
-        if (typeof item === "string") {
-          if (item.length > maxStringLength) return false;
-          size += item.length;
-        } else if (typeof item === "object") {
-          if (item !== null) {
-            if (nodeLevel >= maxDepth) return false;
-            if (stack === undefined || levels === undefined) {
-              stack = [];
-              levels = [];
-            }
-            stack.push(item);
-            levels.push(nodeLevel + 1);
-          }
-        } else if (typeof item === "number") {
-          if (item - item !== 0) return false; // NaN or +-Infinity
-        } else if (typeof item !== "boolean" && item !== undefined) {
-          return false;
-        }
+        const text = itemText(item, maxStringLength);
+        if (text >= 0) size += text;
+        else if (text === NOT_JSON_OR_TOO_LONG || nodeLevel >= maxDepth) return false;
+        else pending = visitLater(pending, item as object, nodeLevel + 1);
       }
     } else {
       for (const key in node) {
         if (++nodes > maxNodes || key.length > maxStringLength) return false;
         size += key.length;
         const item: unknown = (node as Record<string, unknown>)[key];
-        if (typeof item === "string") {
-          if (item.length > maxStringLength) return false;
-          size += item.length;
-        } else if (typeof item === "object") {
-          if (item !== null) {
-            if (nodeLevel >= maxDepth) return false;
-            if (stack === undefined || levels === undefined) {
-              stack = [];
-              levels = [];
-            }
-            stack.push(item);
-            levels.push(nodeLevel + 1);
-          }
-        } else if (typeof item === "number") {
-          if (item - item !== 0) return false;
-        } else if (typeof item !== "boolean" && item !== undefined) {
-          return false;
-        }
+        const text = itemText(item, maxStringLength);
+        if (text >= 0) size += text;
+        else if (text === NOT_JSON_OR_TOO_LONG || nodeLevel >= maxDepth) return false;
+        else pending = visitLater(pending, item as object, nodeLevel + 1);
       }
     }
     if (size > maxTotalSize) return false;
-    if (stack === undefined || levels === undefined || stack.length === 0) break;
-    node = stack.pop()!;
-    nodeLevel = levels.pop()!;
+    if (pending === undefined || pending.length === 0) break;
+    nodeLevel = pending.pop() as number;
+    node = pending.pop() as object;
   }
   tally.nodes = nodes;
   tally.size = size;
@@ -212,6 +185,35 @@ export function findLimitProblem(
   return undefined;
 }
 
+/** What {@link itemText} gives for an object or array (to be visited). */
+const NESTED = -1;
+/** What {@link itemText} gives for a string over the limit or a value JSON cannot carry. */
+const NOT_JSON_OR_TOO_LONG = -2;
+
+/**
+ * The text an item inside a container adds to a walk (a string's length, 0 for other scalars),
+ * {@link NESTED} for an object or array, or {@link NOT_JSON_OR_TOO_LONG}.
+ */
+function itemText(item: unknown, maxStringLength: number): number {
+  if (typeof item === "string") {
+    return item.length > maxStringLength ? NOT_JSON_OR_TOO_LONG : item.length;
+  }
+  if (typeof item === "object") return item === null ? 0 : NESTED;
+  if (typeof item === "number") return item - item === 0 ? 0 : NOT_JSON_OR_TOO_LONG; // NaN, ±Infinity
+  return typeof item === "boolean" || item === undefined ? 0 : NOT_JSON_OR_TOO_LONG;
+}
+
+/** Adds a container and its level to the walk's to-do list, making the list on first use. */
+function visitLater(
+  pending: (object | number)[] | undefined,
+  container: object,
+  level: number,
+): (object | number)[] {
+  if (pending === undefined) return [container, level];
+  pending.push(container, level);
+  return pending;
+}
+
 function scalarFits(value: unknown, limits: ValueLimits): boolean {
   switch (typeof value) {
     case "string":
@@ -242,6 +244,6 @@ function scalarProblem(
   const what = typeof value === "number" ? String(value) : `a ${typeof value}`;
   return ToolValidationError.invalidValue(
     path,
-    `${path === "" ? "The parameters are" : `Parameter '${path}' is`} ${what}, which is not a JSON value`,
+    `${subjectOf(path)} ${beFor(path)} ${what}, which is not a JSON value`,
   );
 }

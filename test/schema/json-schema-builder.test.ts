@@ -7,16 +7,7 @@ import {
   JsonSchemaBuilder,
   SchemaErrorCode,
 } from "../../src/schema/index.js";
-
-function thrown(fn: () => unknown): InvalidSchemaError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidSchemaError);
-    return error as InvalidSchemaError;
-  }
-  throw new Error("expected the call to throw");
-}
+import { thrown } from "./thrown.js";
 
 describe("JsonSchemaBuilder (spec 001 JsonSchemaBuilderTests)", () => {
   it("Build_CreatesValidSchema: builds an object schema with description, properties and required", () => {

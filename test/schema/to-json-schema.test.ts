@@ -5,7 +5,6 @@ import { z } from "zod";
 import type { JsonObject } from "../../src/core/index.js";
 import {
   type InferToolInput,
-  InvalidSchemaError,
   isJsonSchema,
   isStandardSchema,
   type JsonSchema,
@@ -13,6 +12,7 @@ import {
   JsonSchemaGenerator,
   toJsonSchema,
 } from "../../src/schema/index.js";
+import { thrown } from "./thrown.js";
 
 const editInput = z
   .object({
@@ -27,16 +27,6 @@ const editInput = z
     tags: z.array(z.string()).max(5),
   })
   .describe("Edit a file");
-
-function thrown(fn: () => unknown): InvalidSchemaError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidSchemaError);
-    return error as InvalidSchemaError;
-  }
-  throw new Error("expected the call to throw");
-}
 
 /** A Standard Schema from an imaginary library that also implements Standard JSON Schema. */
 function standIn(
