@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from "../core/index.js";
+import { Cancellation, type JsonObject, type JsonValue } from "../core/index.js";
 import { freezeJsonObject } from "./freeze-json.js";
 import { NoWorkspaceError } from "./no-workspace-error.js";
 import { readOptional, readParameter, readRequired } from "./read-parameter.js";
@@ -51,8 +51,16 @@ export interface ToolExecutionContextInit {
   readonly parameters?: JsonObject;
   /** The parameters as a person edited them during approval; copied and frozen. */
   readonly modifiedParameters?: JsonObject;
-  /** Aborts when the execution is cancelled or times out (default: a signal that never aborts). */
+  /**
+   * Aborts when the execution is cancelled or times out (default: a signal that never aborts).
+   * Give this or `cancellation`; when both are given, `signal` is used.
+   */
   readonly signal?: AbortSignal;
+  /**
+   * The execution's {@link Cancellation}, whose signal is made only when the tool reads
+   * `context.signal` (what the executor gives). Ignored when `signal` is given.
+   */
+  readonly cancellation?: Cancellation;
   /** Receives progress updates. */
   readonly progress?: ToolProgressCallback;
   /** Whether the execution was approved, by a person or automatically (default false). */
@@ -120,8 +128,6 @@ export class ToolExecutionContext {
   readonly modifiedParameters: JsonObject | undefined;
   /** Application services. */
   readonly services: ServiceProvider;
-  /** Aborts on cancellation or timeout; long-running tools should check it and stop promptly. */
-  readonly signal: AbortSignal;
   /** Receives progress updates, when anyone listens; prefer the `report...` helpers. */
   readonly progress: ToolProgressCallback | undefined;
   /** True when approved by a person, or automatically for low-risk calls. */
@@ -133,6 +139,10 @@ export class ToolExecutionContext {
   /** When the execution started. */
   readonly startedAt: Date;
   readonly #now: () => number;
+  /** The signal given at construction, if any. */
+  readonly #signal: AbortSignal | undefined;
+  /** Where the signal comes from when none was given (made on first need). */
+  #cancellation: Cancellation | undefined;
 
   constructor(init: ToolExecutionContextInit) {
     this.#now = init.now ?? Date.now;
@@ -147,7 +157,8 @@ export class ToolExecutionContext {
         ? undefined
         : freezeJsonObject(init.modifiedParameters, "modified parameters");
     this.services = init.services;
-    this.signal = init.signal ?? new AbortController().signal;
+    this.#signal = init.signal;
+    this.#cancellation = init.signal === undefined ? init.cancellation : undefined;
     this.progress = init.progress;
     this.isApproved = init.isApproved ?? false;
     this.approval = init.approval === undefined ? undefined : Object.freeze({ ...init.approval });
@@ -178,9 +189,44 @@ export class ToolExecutionContext {
     return this.#now() - this.startedAt.getTime();
   }
 
-  /** A copy with some members changed (e.g. a merged abort signal, or edited parameters). */
+  /** Aborts on cancellation or timeout; long-running tools should check it and stop promptly. */
+  get signal(): AbortSignal {
+    return this.#signal ?? this.#ownCancellation().signal;
+  }
+
+  /** True once the execution is cancelled or timed out (`signal.aborted`, without making it). */
+  get isCancellationRequested(): boolean {
+    return this.#signal?.aborted ?? this.#cancellation?.aborted ?? false;
+  }
+
+  /**
+   * Runs `listener` once when the execution is cancelled or times out (not when it already is:
+   * check {@link ToolExecutionContext.isCancellationRequested} first). Returns a function that
+   * removes it. Cheaper than listening on `signal` when nothing else reads the signal.
+   */
+  onCancellationRequested(listener: () => void): () => void {
+    const signal = this.#signal;
+    if (signal === undefined) return this.#ownCancellation().onAbort(listener);
+    if (signal.aborted) return () => {};
+    signal.addEventListener("abort", listener, { once: true });
+    return () => signal.removeEventListener("abort", listener);
+  }
+
+  #ownCancellation(): Cancellation {
+    this.#cancellation ??= new Cancellation();
+    return this.#cancellation;
+  }
+
+  /**
+   * A copy with some members changed (e.g. a merged abort signal, or edited parameters). Giving
+   * `signal` or `cancellation` replaces whichever of the two this context had.
+   */
   with(changes: Partial<ToolExecutionContextInit>): ToolExecutionContext {
-    return new ToolExecutionContext({ ...this.toInit(), ...changes });
+    const init = { ...this.toInit(), ...changes };
+    if (Object.hasOwn(changes, "cancellation") && !Object.hasOwn(changes, "signal")) {
+      return new ToolExecutionContext({ ...init, signal: undefined });
+    }
+    return new ToolExecutionContext(init);
   }
 
   /** The members this context was built from (computed members excluded). */
@@ -194,7 +240,9 @@ export class ToolExecutionContext {
       workspacePath: this.workspacePath,
       parameters: this.parameters,
       modifiedParameters: this.modifiedParameters,
-      signal: this.signal,
+      signal: this.#signal,
+      // Copies share the cancellation (and so the signal) even when it is made only now.
+      cancellation: this.#signal === undefined ? this.#ownCancellation() : undefined,
       progress: this.progress,
       isApproved: this.isApproved,
       approval: this.approval,

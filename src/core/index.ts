@@ -1,4 +1,5 @@
 export { AinternError } from "./aintern-error.js";
+export { Cancellation } from "./cancellation.js";
 export { closestNames, editDistance } from "./closest-names.js";
 export { ToolErrorCode } from "./error-codes.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";

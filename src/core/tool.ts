@@ -57,7 +57,12 @@ export interface Tool {
   readonly isolation?: ToolIsolation;
   readonly source?: ToolSource;
 
-  /** Runs the tool. Should honour `context.signal` (or `signal`) and stop when it aborts. */
+  /**
+   * Runs the tool. Should honour `context.signal` (or `signal`) and stop when it aborts. The
+   * in-process sandbox passes `signal` (always the same as `context.signal`) only to an
+   * `execute` that declares a second parameter (`execute.length >= 2`): making a signal costs
+   * Node.js 20 several microseconds, so it is made only when something reads it.
+   */
   execute(context: ToolExecutionContext, signal?: AbortSignal): Promise<ToolResult>;
   /** Checks parameters before approval and execution. Never throws for bad input. */
   validate(parameters: unknown): ToolValidationResult;

@@ -8,11 +8,13 @@ export class ConcurrencyLimitError extends Error {
   }
 }
 
+import { Cancellation } from "../core/index.js";
+
 interface Waiter {
   resolve: () => void;
   reject: (reason: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  /** Stops listening for an abort while waiting. */
+  detach: (() => void) | undefined;
 }
 
 /**
@@ -41,10 +43,11 @@ export class ConcurrencyLimiter {
 
   /**
    * Resolves when a slot is held; call `release()` exactly once afterwards. Rejects with the
-   * signal's reason if it aborts while waiting, or {@link ConcurrencyLimitError} when full.
+   * reason of `stop` (a signal or a {@link Cancellation}) if it aborts while waiting, or
+   * {@link ConcurrencyLimitError} when full.
    */
-  acquire(signal?: AbortSignal): Promise<void> | undefined {
-    if (signal?.aborted === true) return Promise.reject(signal.reason);
+  acquire(stop?: AbortSignal | Cancellation): Promise<void> | undefined {
+    if (stop?.aborted === true) return Promise.reject(stop.reason);
     if (this.#active < this.limit) {
       this.#active++;
       return undefined; // held at once: no promise, no microtask on the hot path
@@ -53,14 +56,19 @@ export class ConcurrencyLimiter {
       return Promise.reject(new ConcurrencyLimitError(this.limit, this.queueLimit));
     }
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
-      if (signal !== undefined) {
-        waiter.onAbort = () => {
+      const waiter: Waiter = { resolve, reject, detach: undefined };
+      if (stop !== undefined) {
+        const onAbort = (): void => {
           const index = this.#queue.indexOf(waiter);
           if (index >= 0) this.#queue.splice(index, 1);
-          reject(signal.reason);
+          reject(stop.reason);
         };
-        signal.addEventListener("abort", waiter.onAbort, { once: true });
+        if (stop instanceof Cancellation) {
+          waiter.detach = stop.onAbort(onAbort);
+        } else {
+          stop.addEventListener("abort", onAbort, { once: true });
+          waiter.detach = () => stop.removeEventListener("abort", onAbort);
+        }
       }
       this.#queue.push(waiter);
     });
@@ -73,7 +81,7 @@ export class ConcurrencyLimiter {
       this.#active--;
       return;
     }
-    if (next.onAbort !== undefined) next.signal?.removeEventListener("abort", next.onAbort);
+    next.detach?.();
     next.resolve();
   }
 }

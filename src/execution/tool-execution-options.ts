@@ -51,7 +51,7 @@ export interface ToolExecutorOptions {
   readonly logParameters?: boolean;
   /** Log a summary of each result (default true). */
   readonly logResults?: boolean;
-  /** How many finished executions `observe()` can still replay. Default 1,000. */
+  /** How many finished executions `observe()` can still replay: 0 to 1,000,000. Default 1,000. */
   readonly retainFinishedExecutions?: number;
 }
 
@@ -73,7 +73,7 @@ export function resolveExecutorOptions(
   positive("defaultTimeoutMs", resolved.defaultTimeoutMs);
   positive("maxConcurrentExecutions", resolved.maxConcurrentExecutions);
   nonNegative("maxQueuedExecutions", resolved.maxQueuedExecutions);
-  nonNegative("retainFinishedExecutions", resolved.retainFinishedExecutions);
+  integerUpTo("retainFinishedExecutions", resolved.retainFinishedExecutions, 1_000_000);
   return resolved;
 }
 
@@ -83,6 +83,14 @@ function positive(name: string, value: number): void {
 
 function nonNegative(name: string, value: number): void {
   if (!(value >= 0)) throw new RangeError(`ToolExecutorOptions.${name} must be >= 0, got ${value}`);
+}
+
+function integerUpTo(name: string, value: number, max: number): void {
+  if (!(Number.isInteger(value) && value >= 0 && value <= max)) {
+    throw new RangeError(
+      `ToolExecutorOptions.${name} must be a whole number from 0 to ${max.toLocaleString("en-US")}, got ${value}`,
+    );
+  }
 }
 
 /**

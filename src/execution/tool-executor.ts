@@ -6,6 +6,7 @@ import {
   type ToolProgress,
 } from "../context/index.js";
 import {
+  Cancellation,
   closestNames,
   isJsonObject,
   type JsonObject,
@@ -17,14 +18,20 @@ import {
 } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import { ToolResult } from "../result/index.js";
-import { type IsolationPolicy, RoutingSandbox, type ToolSandbox } from "../sandbox/index.js";
+import {
+  type IsolationPolicy,
+  RoutingSandbox,
+  type SandboxRunOptions,
+  type ToolSandbox,
+} from "../sandbox/index.js";
 import type { AuditLog, AuditRecord } from "../store/index.js";
 import { ExecutionTelemetry, type Logger, silentLogger } from "../telemetry/index.js";
 import { ToolValidationError, ToolValidationResult } from "../validation/index.js";
 import { type Authorizer, grantPermissions } from "./authorizer.js";
 import { ConcurrencyLimitError, ConcurrencyLimiter } from "./concurrency-limiter.js";
 import { type BatchRunner, executeBatch } from "./execute-batch.js";
-import { ExecutionTracker } from "./execution-tracker.js";
+import { ExecutionTracker, STANDARD_MESSAGES } from "./execution-tracker.js";
+import { FinishedExecutions } from "./finished-executions.js";
 import {
   hasFullProgressEvents,
   type LicenseContext,
@@ -107,7 +114,8 @@ interface Outcome {
 /** One execution in flight: the state every step of the pipeline shares. */
 class Execution {
   readonly plan: ExecutionPlan;
-  readonly controller = new AbortController();
+  /** Stops the execution (timeout, cancel, the caller's signal); its signal is made on demand. */
+  readonly cancellation = new Cancellation();
   readonly tracker: ExecutionTracker;
   readonly startedAt = new Date();
   readonly t0 = performance.now();
@@ -131,7 +139,7 @@ class Execution {
 
 /** The timeout timer's callback: a plain function, so no closure is made per execution. */
 function abortOnTimeout(execution: Execution): void {
-  execution.controller.abort(timedOutReason(execution.timeoutMs));
+  execution.cancellation.abort(timedOutReason(execution.timeoutMs));
 }
 
 /**
@@ -188,13 +196,8 @@ export class ToolExecutor {
   readonly #telemetry: ExecutionTelemetry;
   readonly #limiter: ConcurrencyLimiter;
   readonly #running = new Map<string, Execution>();
-  /**
-   * The last `retainFinishedExecutions` finished executions' trackers, as a ring whose oldest
-   * entry is at `#retainedNext`. Searched from the newest by `observe` (rare), rather than
-   * indexed by a map every execution would pay for.
-   */
-  readonly #retained: (ExecutionTracker | undefined)[] = [];
-  #retainedNext = 0;
+  /** The last `retainFinishedExecutions` finished executions, for `observe`. */
+  readonly #finished: FinishedExecutions;
   /** False for the silent default logger: hot-path log lines are not even built. */
   readonly #logging: boolean;
 
@@ -207,6 +210,7 @@ export class ToolExecutor {
     }
     this.registry = config.registry;
     this.options = resolveExecutorOptions(config.options);
+    this.#finished = new FinishedExecutions(this.options.retainFinishedExecutions);
     this.events = config.events ?? new TypedEventEmitter<ToolExecutorEvents>();
     this.#authorizer = config.authorizer ?? grantPermissions();
     this.#audit = config.audit;
@@ -274,7 +278,7 @@ export class ToolExecutor {
         parameters: context.effectiveParameters,
         input: { toolName: target, parameters: context.effectiveParameters },
         options: {},
-        callerSignal: mergeCallerSignals(signal, context.signal),
+        callerSignal: signal,
         context,
         batchId: undefined,
       });
@@ -333,7 +337,7 @@ export class ToolExecutor {
    * `retainFinishedExecutions` executions); an unknown id ends at once. `signal` stops observing.
    */
   observe(executionId: string, signal?: AbortSignal): AsyncIterable<ToolExecutionEvent> {
-    const tracker = this.#running.get(executionId)?.tracker ?? this.#findFinished(executionId);
+    const tracker = this.#running.get(executionId)?.tracker ?? this.#finished.find(executionId);
     if (tracker === undefined) return emptyStream();
     return tracker.stream(signal);
   }
@@ -349,12 +353,12 @@ export class ToolExecutor {
    */
   cancel(executionId: string): boolean {
     const running = this.#running.get(executionId);
-    if (running === undefined || running.controller.signal.aborted) return false;
+    if (running === undefined || running.cancellation.aborted) return false;
     this.#logger.info(
       { executionId },
       `[TLS-EXE] Cancellation requested. ExecutionId: ${executionId}`,
     );
-    running.controller.abort(cancelledReason());
+    running.cancellation.abort(cancelledReason());
     return true;
   }
 
@@ -412,7 +416,8 @@ export class ToolExecutor {
     const execution = new Execution(plan);
     const { tracker, startedAt } = execution;
     this.#running.set(executionId, execution);
-    const detach = linkSignal(plan.callerSignal, execution.controller);
+    const detachCaller = linkSignal(plan.callerSignal, execution.cancellation);
+    const detachContext = linkContext(plan.context, execution.cancellation);
     const span = this.#telemetry.startExecutionSpan(toolName, executionId);
 
     let outcome: Outcome;
@@ -427,11 +432,11 @@ export class ToolExecutor {
         tracker,
         toolName,
         ToolExecutionEventType.Started,
-        "Execution started",
+        STANDARD_MESSAGES.started,
         0,
         undefined,
         undefined,
-        startedAt,
+        startedAt.getTime(),
       );
       if (this.events.hasListeners("toolExecutionStarted")) {
         this.events.emit("toolExecutionStarted", {
@@ -450,7 +455,8 @@ export class ToolExecutor {
       );
       outcome = { status: ToolExecutionStatus.Failed, result: ToolResult.fromException(error) };
     } finally {
-      if (detach !== undefined) detach();
+      if (detachCaller !== undefined) detachCaller();
+      if (detachContext !== undefined) detachContext();
     }
 
     const durationMs = execution.elapsed();
@@ -490,9 +496,8 @@ export class ToolExecutor {
   }
 
   async #pipeline(execution: Execution): Promise<Outcome> {
-    const { plan, tracker, controller } = execution;
+    const { plan, tracker, cancellation } = execution;
     const { executionId, toolName } = plan;
-    const signal = controller.signal;
 
     // 1. Lookup
     const tool = this.registry.getTool(toolName);
@@ -514,7 +519,7 @@ export class ToolExecutor {
         startedAt: execution.startedAt,
       });
     }
-    if (signal.aborted) return this.#stopped(tool, signal, false, undefined, false);
+    if (cancellation.aborted) return this.#stopped(tool, cancellation, false, undefined, false);
 
     // 2. Authorization
     const parameters = isJsonObject(plan.parameters) ? plan.parameters : undefined;
@@ -528,7 +533,7 @@ export class ToolExecutor {
           parameters: parameters ?? {},
           context: plan.options.context ?? plan.context?.metadata,
         },
-        signal,
+        cancellation.signal,
       );
       if (!auth.isAuthorized) {
         this.#logger.warn(
@@ -577,7 +582,7 @@ export class ToolExecutor {
     }
 
     // 5. Wait for a slot, then start the clock
-    const acquired = this.#limiter.acquire(signal);
+    const acquired = this.#limiter.acquire(cancellation);
     if (acquired !== undefined) {
       try {
         await acquired;
@@ -590,7 +595,7 @@ export class ToolExecutor {
             wasApproved: true,
           };
         }
-        return this.#stopped(tool, signal, false, undefined, true);
+        return this.#stopped(tool, cancellation, false, undefined, true);
       }
     }
     try {
@@ -606,7 +611,7 @@ export class ToolExecutor {
           tracker,
           toolName,
           ToolExecutionEventType.InProgress,
-          "Executing tool",
+          STANDARD_MESSAGES.inProgress,
           execution.elapsed(),
         );
         const context = this.#contextFor(execution, tool, parameters);
@@ -625,14 +630,16 @@ export class ToolExecutor {
             conversationId: identity.conversationId,
           });
         }
-        if (signal.aborted) return this.#stopped(tool, signal, false, timeoutMs, true);
+        if (cancellation.aborted) {
+          return this.#stopped(tool, cancellation, false, timeoutMs, true);
+        }
 
         // 6. Run
-        const run = await this.#sandbox.run(tool, context, { signal, timeoutMs });
-        if (run.kind === "aborted" || signal.aborted) {
+        const run = await this.#sandbox.run(tool, context, new RunOptions(cancellation, timeoutMs));
+        if (run.kind === "aborted" || cancellation.aborted) {
           return this.#stopped(
             tool,
-            signal,
+            cancellation,
             run.kind === "aborted" && run.mayStillBeRunning,
             timeoutMs,
             true,
@@ -667,8 +674,7 @@ export class ToolExecutor {
 
   /** Step 4: asks for confirmation; returns the outcome that ends the execution, if it ends. */
   async #confirm(execution: Execution, tool: Tool): Promise<Outcome | undefined> {
-    const { plan, tracker } = execution;
-    const signal = execution.controller.signal;
+    const { plan, tracker, cancellation } = execution;
     this.#emit(
       tracker,
       plan.toolName,
@@ -688,8 +694,8 @@ export class ToolExecutor {
         wasApproved: false,
       };
     }
-    const confirmed = await confirm(callback, plan.input, signal);
-    if (signal.aborted) return this.#stopped(tool, signal, false, undefined, false);
+    const confirmed = await confirm(callback, plan.input, cancellation.signal);
+    if (cancellation.aborted) return this.#stopped(tool, cancellation, false, undefined, false);
     if (confirmed !== true) {
       const reason =
         confirmed === false
@@ -712,15 +718,15 @@ export class ToolExecutor {
     return undefined;
   }
 
-  /** The outcome of an execution stopped by its signal: a timeout or a cancellation. */
+  /** The outcome of an execution stopped by its cancellation: a timeout or a cancellation. */
   #stopped(
     tool: Tool,
-    signal: AbortSignal,
+    stopped: Cancellation,
     mayStillBeRunning: boolean,
     timeoutMs: number | undefined,
     wasApproved: boolean,
   ): Outcome {
-    if (isTimedOutReason(signal.reason) && timeoutMs !== undefined) {
+    if (isTimedOutReason(stopped.reason) && timeoutMs !== undefined) {
       const base = ToolResult.timeout(timeoutMs);
       return {
         tool,
@@ -755,8 +761,7 @@ export class ToolExecutor {
   }
 
   #contextFor(execution: Execution, tool: Tool, parameters: JsonObject): ToolExecutionContext {
-    const { plan } = execution;
-    const signal = execution.controller.signal;
+    const { plan, cancellation } = execution;
     // Progress reports become events only on tiers with Full progress; the caller's own
     // callback on an AIntern context receives them whatever the tier.
     const own = plan.context?.progress;
@@ -776,7 +781,7 @@ export class ToolExecutor {
       progress = own;
     }
     if (plan.context !== undefined) {
-      return plan.context.with({ signal, progress, toolId: tool.id });
+      return plan.context.with({ cancellation, progress, toolId: tool.id });
     }
     const extra = plan.options.context;
     const metadata = plan.input.metadata;
@@ -786,7 +791,7 @@ export class ToolExecutor {
       toolId: tool.id,
       workspacePath: this.#workspacePath,
       parameters,
-      signal,
+      cancellation,
       progress,
       isApproved: true,
       startedAt: execution.startedAt,
@@ -824,22 +829,13 @@ export class ToolExecutor {
     elapsedMs: number,
     progressPercent?: number,
     data?: Readonly<Record<string, unknown>>,
-    timestamp: Date = new Date(),
+    timeMs: number = Date.now(),
   ): void {
-    const event: {
-      -readonly [K in keyof ToolExecutionEvent]: ToolExecutionEvent[K];
-    } = {
-      executionId: tracker.executionId,
-      toolName,
-      eventType,
-      timestamp,
-      elapsedMs,
-    };
-    if (message !== undefined) event.message = message;
-    if (progressPercent !== undefined) event.progressPercent = progressPercent;
-    if (data !== undefined) event.data = data;
-    tracker.push(event);
-    if (this.events.hasListeners("executionEvent")) this.events.emit("executionEvent", event);
+    if (tracker.finished) return;
+    tracker.record(eventType, toolName, message, elapsedMs, timeMs, progressPercent, data);
+    if (this.events.hasListeners("executionEvent")) {
+      this.events.emit("executionEvent", tracker.eventAt(tracker.size - 1));
+    }
   }
 
   /** What the logs and the toolExecutionStarted notification show of the parameters. */
@@ -922,14 +918,14 @@ export class ToolExecutor {
       tracker,
       toolName,
       eventType,
-      result.success ? "Execution completed" : result.errorMessage,
+      result.success ? STANDARD_MESSAGES.completed : result.errorMessage,
       execution.elapsed(),
       undefined,
       result.success ? undefined : { status, errorCode: result.errorCode },
-      result.completedAt,
+      result.completedAt.getTime(),
     );
     this.#running.delete(executionId);
-    this.#retain(tracker);
+    this.#finished.add(tracker);
 
     const timestamp = result.completedAt;
     if (status === ToolExecutionStatus.Timeout) {
@@ -995,26 +991,6 @@ export class ToolExecutor {
     }
   }
 
-  /** Keeps the last `retainFinishedExecutions` finished executions for observe(), in a ring. */
-  #retain(tracker: ExecutionTracker): void {
-    const limit = this.options.retainFinishedExecutions;
-    if (limit === 0) return;
-    const slot = this.#retainedNext;
-    this.#retained[slot] = tracker;
-    this.#retainedNext = slot + 1 === limit ? 0 : slot + 1;
-  }
-
-  /** The newest retained tracker of `executionId` (an id used again finds its latest run). */
-  #findFinished(executionId: string): ExecutionTracker | undefined {
-    const ring = this.#retained;
-    const size = ring.length;
-    for (let back = 1; back <= size; back++) {
-      const tracker = ring[(this.#retainedNext - back + size) % size];
-      if (tracker?.executionId === executionId) return tracker;
-    }
-    return undefined;
-  }
-
   #notFoundMessage(toolName: string): string {
     const ids = this.registry.tools.map((t) => t.id);
     const suggestions = closestNames(String(toolName), ids);
@@ -1068,28 +1044,54 @@ function statusOf(result: ToolResult): ToolExecutionStatus {
   return ToolExecutionStatus.Failed;
 }
 
-/** Aborts `controller` (as a cancellation) when `signal` does; returns a detach function. */
+/** Cancels `cancellation` when `signal` aborts; returns a detach function. */
 function linkSignal(
   signal: AbortSignal | undefined,
-  controller: AbortController,
+  cancellation: Cancellation,
 ): (() => void) | undefined {
   if (signal === undefined) return undefined;
   if (signal.aborted) {
-    controller.abort(cancelledReason());
+    cancellation.abort(cancelledReason());
     return undefined;
   }
-  const onAbort = (): void => controller.abort(cancelledReason());
+  const onAbort = (): void => {
+    cancellation.abort(cancelledReason());
+  };
   signal.addEventListener("abort", onAbort, { once: true });
   return () => signal.removeEventListener("abort", onAbort);
 }
 
-function mergeCallerSignals(
-  a: AbortSignal | undefined,
-  b: AbortSignal | undefined,
-): AbortSignal | undefined {
-  if (a === undefined) return b;
-  if (b === undefined || a === b) return a;
-  return AbortSignal.any([a, b]);
+/** Cancels `cancellation` when the caller's context is cancelled; returns a detach function. */
+function linkContext(
+  context: ToolExecutionContext | undefined,
+  cancellation: Cancellation,
+): (() => void) | undefined {
+  if (context === undefined) return undefined;
+  if (context.isCancellationRequested) {
+    cancellation.abort(cancelledReason());
+    return undefined;
+  }
+  return context.onCancellationRequested(() => {
+    cancellation.abort(cancelledReason());
+  });
+}
+
+/**
+ * What a sandbox run gets: the signal is made from the cancellation only if the sandbox (or the
+ * tool, through it) reads it.
+ */
+class RunOptions implements SandboxRunOptions {
+  readonly cancellation: Cancellation;
+  readonly timeoutMs: number;
+
+  constructor(cancellation: Cancellation, timeoutMs: number) {
+    this.cancellation = cancellation;
+    this.timeoutMs = timeoutMs;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
 }
 
 /** Asks the confirmation callback; resolves `{ error }` if it throws, false if aborted first. */

@@ -23,15 +23,21 @@ export class InProcessSandbox implements ToolSandbox {
     context: ToolExecutionContext,
     options: SandboxRunOptions,
   ): Promise<SandboxOutcome> {
-    const { signal } = options;
-    if (signal.aborted) return Promise.resolve(stoppedBeforeStart);
+    const { cancellation } = options;
+    if (cancellation === undefined ? options.signal.aborted : cancellation.aborted) {
+      return Promise.resolve(stoppedBeforeStart);
+    }
     return new Promise<SandboxOutcome>((resolve) => {
-      const run = new InProcessRun(signal, resolve);
+      const run = new InProcessRun(resolve);
       // Listening before the tool starts: a tool may abort its own signal synchronously.
-      signal.addEventListener("abort", run, { once: true });
+      run.listen(options);
       let pending: Promise<ToolResult>;
       try {
-        pending = tool.execute(context, signal);
+        // An `execute` that declares no signal parameter reads `context.signal` if anything.
+        pending =
+          tool.execute.length >= 2 || cancellation === undefined
+            ? tool.execute(context, options.signal)
+            : tool.execute(context);
       } catch (error) {
         run.settled({ kind: "threw", error });
         return;
@@ -45,36 +51,50 @@ export class InProcessSandbox implements ToolSandbox {
 }
 
 /**
- * One run waiting for either its tool or its signal. It is the abort listener itself (an
- * EventListener object), so a run costs one object rather than a closure per outcome.
+ * One run waiting for either its tool or its cancellation. It is the abort listener itself (an
+ * EventListener object, or through one bound method), so a run costs one object rather than a
+ * closure per outcome.
  */
 class InProcessRun {
-  readonly #signal: AbortSignal;
   readonly #resolve: (outcome: SandboxOutcome) => void;
+  #stopListening: (() => void) | undefined;
+  #aborted = false;
   #toolSettled = false;
   #done = false;
 
-  constructor(signal: AbortSignal, resolve: (outcome: SandboxOutcome) => void) {
-    this.#signal = signal;
+  constructor(resolve: (outcome: SandboxOutcome) => void) {
     this.#resolve = resolve;
   }
 
-  /** The tool returned or threw. Ignored once the signal has aborted: the abort decides. */
+  /** Listens on the cancellation when there is one (no signal is made), else on the signal. */
+  listen(options: SandboxRunOptions): void {
+    const { cancellation } = options;
+    if (cancellation !== undefined) {
+      this.#stopListening = cancellation.onAbort(() => this.handleEvent());
+      return;
+    }
+    const signal = options.signal;
+    signal.addEventListener("abort", this, { once: true });
+    this.#stopListening = () => signal.removeEventListener("abort", this);
+  }
+
+  /** The tool returned or threw. Ignored once the run was aborted: the abort decides. */
   settled(outcome: SandboxOutcome): void {
     this.#toolSettled = true;
-    if (this.#signal.aborted) return;
+    if (this.#aborted) return;
     this.#finish(outcome);
   }
 
-  /** The signal aborted. One macrotask of grace lets a cooperative tool be reported as stopped. */
+  /** Aborted. One macrotask of grace lets a cooperative tool be reported as stopped. */
   handleEvent(): void {
+    this.#aborted = true;
     setImmediate(() => this.#finish({ kind: "aborted", mayStillBeRunning: !this.#toolSettled }));
   }
 
   #finish(outcome: SandboxOutcome): void {
     if (this.#done) return;
     this.#done = true;
-    this.#signal.removeEventListener("abort", this);
+    this.#stopListening?.();
     this.#resolve(outcome);
   }
 }

@@ -1,5 +1,5 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import type { JsonObject, Tool } from "../core/index.js";
+import type { Cancellation, JsonObject, Tool } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
 
 /** Per-run settings the executor hands a sandbox. */
@@ -11,6 +11,11 @@ export interface SandboxRunOptions {
   readonly signal: AbortSignal;
   /** The effective timeout, for sandboxes that enforce it themselves too. */
   readonly timeoutMs: number;
+  /**
+   * The execution's {@link Cancellation}, when the executor gives one: `signal` follows it, and a
+   * sandbox may wait on it instead, which leaves the signal unmade until the tool reads it.
+   */
+  readonly cancellation?: Cancellation;
 }
 
 /** How a sandboxed run ended. */

@@ -108,13 +108,20 @@ export class DefinedTool<S extends ToolInputSchema = ToolInputSchema> extends To
     return risk === undefined ? this.defaultRiskLevel : maxRiskLevel(risk, this.defaultRiskLevel);
   }
 
-  protected async executeCore(
+  protected override runCore(
     context: ToolExecutionContext,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
   ): Promise<ToolResult> {
+    return signal === undefined ? this.#run(context) : this.executeCore(context, signal);
+  }
+
+  protected executeCore(context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult> {
     // `execute(context, signal)` may carry a signal the context lacks (an executor's timeout):
     // the tool only sees the context, so that signal goes into it.
-    const toolContext = signal === context.signal ? context : context.with({ signal });
+    return this.#run(signal === context.signal ? context : context.with({ signal }));
+  }
+
+  async #run(toolContext: ToolExecutionContext): Promise<ToolResult> {
     let input: unknown = toolContext.effectiveParameters;
     const schema = this.schema;
     // A Standard Schema parses too: defaults, transforms and refinements JSON Schema cannot say.

@@ -109,26 +109,44 @@ export abstract class ToolBase implements Tool {
   /**
    * Validates, runs {@link executeCore} and times it; never throws. A signal that is already
    * aborted when validation passes gives a cancelled result without running the core.
+   *
+   * `signal` is optional and declared as a rest parameter on purpose: `execute.length` is then 1,
+   * which tells a sandbox it need not make the signal for this tool (it is `context.signal`).
    */
-  async execute(context: ToolExecutionContext, signal?: AbortSignal): Promise<ToolResult> {
+  async execute(
+    context: ToolExecutionContext,
+    ...rest: [signal?: AbortSignal]
+  ): Promise<ToolResult> {
     const started = performance.now();
-    const effectiveSignal = signal ?? context.signal;
+    const [signal] = rest;
     try {
       const validation = this.validate(context.effectiveParameters);
       if (!validation.isValid) {
         return ToolResult.validationFailed(validation).withDuration(performance.now() - started);
       }
-      if (effectiveSignal.aborted) {
+      if (signal === undefined ? context.isCancellationRequested : signal.aborted) {
         return ToolResult.cancelled().withDuration(performance.now() - started);
       }
-      const result = await this.executeCore(context, effectiveSignal);
+      const result = await this.runCore(context, signal);
       return result.withDuration(performance.now() - started);
     } catch (error) {
-      const result = isAbortError(error, effectiveSignal)
+      const result = isAbortError(error, signal ?? context.signal)
         ? ToolResult.cancelled()
         : ToolResult.fromException(error);
       return result.withDuration(performance.now() - started);
     }
+  }
+
+  /**
+   * How {@link execute} reaches {@link executeCore}: with `signal`, or the context's own when
+   * none was given. A subclass whose core reads only the context may override this to leave the
+   * context's signal unmade until the tool reads it.
+   */
+  protected runCore(
+    context: ToolExecutionContext,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    return this.executeCore(context, signal ?? context.signal);
   }
 
   // ------------------------------------------------------------------ parameter helpers
