@@ -150,13 +150,32 @@ export class ToolCallProcessor {
     signal?: AbortSignal,
   ): Promise<void> {
     const callId = idempotencyKey(original);
+    const claims = claimsOf(this.#config.store);
+    if (claims?.has(callId) === true) {
+      // The same call is being processed in this process right now (a resubmitted batch):
+      // running it twice, or marking it interrupted, would both be wrong.
+      this.#refuse(batch, original, alreadyRunningMessage);
+      return;
+    }
+    claims?.add(callId);
+    try {
+      await this.#processClaimed(batch, original, callId, signal);
+    } finally {
+      claims?.delete(callId);
+    }
+  }
+
+  async #processClaimed(
+    batch: ToolCallBatch,
+    original: ToolCallRequest,
+    callId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     try {
       if (await this.#answerFromStore(batch, original, callId)) return;
     } catch (error) {
       // Whether the call already ran cannot be told: it must not run (again).
-      const unknown = this.#track(ToolCallLifecycle.forRequest(original));
-      batch.setLifecycle(unknown);
-      unknown.cancel(`Could not read the call's stored state: ${errorText(error)}`);
+      this.#refuse(batch, original, `Could not read the call's stored state: ${errorText(error)}`);
       return;
     }
 
@@ -236,6 +255,10 @@ export class ToolCallProcessor {
     if (stored === undefined || !isSameCall(stored, request)) return false;
     let record = stored.record;
     if (record.status === ToolCallStatus.Executing) {
+      if ((await store.isExecutingElsewhere?.(callId)) === true) {
+        this.#refuse(batch, request, alreadyRunningMessage);
+        return true;
+      }
       // It was executing when its process stopped and may have taken effect: never run it again;
       // it fails as interrupted (what `markInterrupted` does on open).
       record = interruptRecord(record, new Date());
@@ -574,6 +597,13 @@ export class ToolCallProcessor {
     }
   }
 
+  /** Answers the call as cancelled with `reason`, without running or storing it. */
+  #refuse(batch: ToolCallBatch, request: ToolCallRequest, reason: string): void {
+    const lifecycle = this.#track(ToolCallLifecycle.forRequest(request));
+    batch.setLifecycle(lifecycle);
+    lifecycle.cancel(reason);
+  }
+
   /** The lifecycle, its transitions reported as the processor's `transition` events. */
   #track(lifecycle: ToolCallLifecycle): ToolCallLifecycle {
     lifecycle.onTransition((event) => this.events.emit("transition", event));
@@ -587,6 +617,26 @@ export class ToolCallProcessor {
       record: lifecycle.toRecord(),
     });
   }
+}
+
+/** What a call gets when the same call is already being processed or executed. */
+const alreadyRunningMessage =
+  "This call is already being processed (a resubmission of a call still running); it was not run again.";
+
+/**
+ * The call ids each store's processors are working on in this process, so that the same call
+ * submitted twice at once runs once (processors sharing a store share the set).
+ */
+const claimedCalls = new WeakMap<ToolCallStore, Set<string>>();
+
+function claimsOf(store: ToolCallStore | undefined): Set<string> | undefined {
+  if (store === undefined) return undefined;
+  let claims = claimedCalls.get(store);
+  if (claims === undefined) {
+    claims = new Set();
+    claimedCalls.set(store, claims);
+  }
+  return claims;
 }
 
 /** A function, not an inline check: TypeScript would keep a narrowing of `aborted` across awaits. */

@@ -37,6 +37,13 @@ export interface ToolCallStore {
    * call was executing"); returns how many. `openStore` runs it on open.
    */
   markInterrupted(): Promise<number>;
+  /**
+   * True when the call is `Executing` under an owner that is still alive elsewhere (another
+   * process sharing the database), so it must be neither run again nor marked interrupted.
+   * Optional: without it, a stored `Executing` call not running in this process counts as
+   * abandoned.
+   */
+  isExecutingElsewhere?(callId: string): Promise<boolean>;
 }
 
 /** The message an interrupted call fails with. */

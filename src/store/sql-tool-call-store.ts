@@ -155,6 +155,24 @@ export class SqlToolCallStore implements ToolCallStore {
     return interrupted;
   }
 
+  /**
+   * True when the call is `Executing` under another open store (another process, or another
+   * `openStore` of this one) that can still finish it: it must be neither run again nor marked
+   * interrupted.
+   */
+  async isExecutingElsewhere(callId: string): Promise<boolean> {
+    this.#state.check("calls.isExecutingElsewhere");
+    const row = await this.#db
+      .selectFrom("tool_calls")
+      .select(["owner", "status"])
+      .where("call_id", "=", callId)
+      .executeTakeFirst();
+    if (row === undefined || row.status !== ToolCallStatus.Executing) return false;
+    const owner = row.owner;
+    if (owner === null || owner === this.#ownership.owner) return false;
+    return !(await this.#ownership.gone([owner])).has(owner);
+  }
+
   /** Forgets this store's ownership: its `Executing` calls are interrupted on the next open. */
   close(): void {
     this.#ownership.release();

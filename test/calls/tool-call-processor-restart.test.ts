@@ -52,7 +52,8 @@ interface Stores {
  */
 interface RestartTarget {
   readonly name: string;
-  open(): Promise<Stores & { restart(): Promise<Stores> }>;
+  /** `alongside()` opens a second store on the same database while the first stays open. */
+  open(): Promise<Stores & { restart(): Promise<Stores>; alongside?(): Promise<Stores> }>;
   cleanup(): Promise<void>;
 }
 
@@ -91,6 +92,10 @@ function databaseTarget(name: string, make: () => StoreTarget): RestartTarget {
           await store.close();
           const reopened = await place.open();
           return { calls: reopened.calls, permissions: reopened.permissions };
+        },
+        async alongside() {
+          const second = await place.open();
+          return { calls: second.calls, permissions: second.permissions };
         },
       };
     },
@@ -297,6 +302,58 @@ describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => 
     expect(blocking.executeCallCount).toBe(1);
     expect(again.getLifecycle(again.calls[0]!)?.errorMessage).toBe(interruptedCallMessage);
     expect((await store.get("call_block"))?.record.status).toBe(ToolCallStatus.Failed);
+
+    controller.abort();
+    await running;
+  });
+
+  it("the same call submitted again while it runs is refused, not run twice nor marked interrupted", async () => {
+    const opened = await target.open();
+    const blocking = blockingTool();
+    const executor = new ToolExecutor({ registry: new ToolRegistry({ tools: [blocking] }) });
+    const controller = new AbortController();
+    const first = openAIBatch([["call_block", "blocking", {}]]);
+    const running = new ToolCallProcessor({ executor, store: opened.calls }).process(
+      first,
+      controller.signal,
+    );
+    await waitFor(() => blocking.executeCallCount === 1);
+
+    // A second processor on the same store, and the same one again, while the call runs.
+    const again = openAIBatch([["call_block", "blocking", {}]]);
+    await new ToolCallProcessor({ executor, store: opened.calls }).process(again);
+    const refused = again.getLifecycle(again.calls[0]!);
+    expect(refused?.status).toBe(ToolCallStatus.Cancelled);
+    expect(refused?.errorMessage).toContain("already being processed");
+    expect(blocking.executeCallCount).toBe(1);
+    expect((await opened.calls.get("call_block"))?.record.status).toBe(ToolCallStatus.Executing);
+
+    controller.abort();
+    await running;
+    const stored = await opened.calls.get("call_block");
+    expect(stored?.record.errorMessage).not.toBe(interruptedCallMessage);
+    expect(first.getLifecycle(first.calls[0]!)?.isTerminal).toBe(true);
+  });
+
+  it("a call executing under another open store on the same database is not marked interrupted", async () => {
+    const opened = await target.open();
+    if (opened.alongside === undefined) return; // memory stores are one per process
+    const blocking = blockingTool();
+    const executor = new ToolExecutor({ registry: new ToolRegistry({ tools: [blocking] }) });
+    const controller = new AbortController();
+    const running = new ToolCallProcessor({ executor, store: opened.calls }).process(
+      openAIBatch([["call_block", "blocking", {}]]),
+      controller.signal,
+    );
+    await waitFor(() => blocking.executeCallCount === 1);
+
+    const { calls: second } = await opened.alongside();
+    const again = openAIBatch([["call_block", "blocking", {}]]);
+    await new ToolCallProcessor({ executor, store: second }).process(again);
+    expect(again.getLifecycle(again.calls[0]!)?.status).toBe(ToolCallStatus.Cancelled);
+    expect(blocking.executeCallCount).toBe(1);
+    expect((await second.get("call_block"))?.record.status).toBe(ToolCallStatus.Executing);
+    expect(await second.markInterrupted()).toBe(0);
 
     controller.abort();
     await running;
