@@ -1,8 +1,12 @@
 /**
  * What process isolation costs per call: a tool returning a small result, called one at a time
  * through a warm `ProcessSandbox` (pool of 1) and through the `InProcessSandbox`; the median of
- * each, and the difference (target: 150 µs or less). Also the cold start: from spawning a worker
- * to its "ready" message, and a cold sandbox's first call (spawn, ready, tool module load, call).
+ * each, and the difference (target: 150 µs or less). Beside it, the floor: a raw round trip of a
+ * same-size message between two processes. Each of the five rounds measures all three one after
+ * the other, so the sandbox and its floor see the same load (on a shared machine the load moves
+ * between runs); the figures are the medians of the rounds' medians, with their ranges. Also the
+ * cold start: from spawning a worker to its "ready" message, and a cold sandbox's first call
+ * (spawn, ready, tool module load, call).
  *
  * It measures the compiled JavaScript, as an installed package runs: `dist/` after
  * `npm run build`, or the folder in `AINTERN_BENCH_DIST` (e.g. `npx tsc -p tsconfig.build.json
@@ -31,11 +35,15 @@ export interface SandboxBenchFigures {
   readonly processUs: number;
   /** What process isolation adds per call (process - in-process). */
   readonly addedUs: number;
+  /** The lowest and highest of the rounds' added costs. */
+  readonly addedRangeUs: readonly [number, number];
   /**
    * The floor on this machine: one round trip of a message of the same size between two Node
    * processes over the same kind of channel, with nothing else done.
    */
   readonly roundTripFloorUs: number;
+  /** The lowest and highest of the rounds' floors. */
+  readonly roundTripFloorRangeUs: readonly [number, number];
   /** Spawn to ready of one worker, median. */
   readonly coldStartMs: number;
   /** A new sandbox's first call, median: spawn, ready, tool module load and the call. */
@@ -106,33 +114,44 @@ export const small = {
 const echoScript = `const s = new (require("node:net").Socket)({ fd: 3, readable: true, writable: true });
 s.on("data", (chunk) => s.write(chunk)); s.on("end", () => process.exit(0));`;
 
-async function roundTripFloor(count: number): Promise<number> {
+/** The floor's echo process; `round(count)` times `count` round trips and returns the median. */
+interface Floor {
+  round(count: number): Promise<number>;
+  close(): void;
+}
+
+function startFloor(): Floor {
   const child = spawn(process.execPath, ["-e", echoScript], {
     stdio: ["ignore", "inherit", "inherit", "pipe"],
   });
   const channel = child.stdio[3] as Socket;
   const message = Buffer.alloc(420, 97);
-  try {
-    const samples: number[] = [];
-    for (let index = 0; index < count + 200; index++) {
-      const started = process.hrtime.bigint();
-      await new Promise<void>((resolve) => {
-        let received = 0;
-        const onData = (chunk: Buffer): void => {
-          received += chunk.length;
-          if (received < message.length) return;
-          channel.off("data", onData);
-          resolve();
-        };
-        channel.on("data", onData);
-        channel.write(message);
-      });
-      if (index >= 200) samples.push(Number(process.hrtime.bigint() - started) / 1000);
-    }
-    return median(samples);
-  } finally {
-    child.kill("SIGKILL");
-  }
+  const roundTrip = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      let received = 0;
+      const onData = (chunk: Buffer): void => {
+        received += chunk.length;
+        if (received < message.length) return;
+        channel.off("data", onData);
+        resolve();
+      };
+      channel.on("data", onData);
+      channel.write(message);
+    });
+  return {
+    async round(count: number): Promise<number> {
+      const samples: number[] = [];
+      for (let index = 0; index < count; index++) {
+        const started = process.hrtime.bigint();
+        await roundTrip();
+        samples.push(Number(process.hrtime.bigint() - started) / 1000);
+      }
+      return median(samples);
+    },
+    close(): void {
+      child.kill("SIGKILL");
+    },
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -144,8 +163,14 @@ function median(values: readonly number[]): number {
 }
 
 const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
+const range = (values: readonly number[]): [number, number] => [
+  round(Math.min(...values)),
+  round(Math.max(...values)),
+];
 
-/** Runs the benchmark: `calls` timed calls per sandbox per round, five rounds. */
+const warmUpCalls = 4000;
+
+/** Runs the benchmark: `calls` timed calls per sandbox per round, five rounds, after a warm-up. */
 export async function run(calls = 2000, coldStarts = 5): Promise<SandboxBenchFigures> {
   const impl = await load();
   const folder = mkdtempSync(join(tmpdir(), "aintern-sandbox-bench-"));
@@ -178,17 +203,28 @@ export async function run(calls = 2000, coldStarts = 5): Promise<SandboxBenchFig
 
     const inProcess = new InProcessSandbox();
     const isolated = new ProcessSandbox({ poolSize: 1, preloadModules: [toolFile] });
+    const floor = startFloor();
     const inProcessRounds: number[] = [];
     const processRounds: number[] = [];
+    const addedRounds: number[] = [];
+    const floorRounds: number[] = [];
     try {
       await isolated.warm();
-      await timeCalls(inProcess, 200);
-      await timeCalls(isolated, 200);
+      // Both processes need a few thousand calls before their code is optimized: "warm" means
+      // that steady state, not the first calls of a new worker (those are the cold figures).
+      await timeCalls(inProcess, warmUpCalls);
+      await timeCalls(isolated, warmUpCalls);
+      await floor.round(warmUpCalls);
       for (let round = 0; round < 5; round++) {
-        inProcessRounds.push(await timeCalls(inProcess, calls));
-        processRounds.push(await timeCalls(isolated, calls));
+        const inProcessUs = await timeCalls(inProcess, calls);
+        const processUs = await timeCalls(isolated, calls);
+        inProcessRounds.push(inProcessUs);
+        processRounds.push(processUs);
+        addedRounds.push(processUs - inProcessUs);
+        floorRounds.push(await floor.round(calls));
       }
     } finally {
+      floor.close();
       await isolated.close();
     }
 
@@ -214,9 +250,6 @@ export async function run(calls = 2000, coldStarts = 5): Promise<SandboxBenchFig
       }
     }
 
-    const floorRounds: number[] = [];
-    for (let round = 0; round < 5; round++) floorRounds.push(await roundTripFloor(calls));
-
     const inProcessUs = median(inProcessRounds);
     const processUs = median(processRounds);
     return {
@@ -226,7 +259,9 @@ export async function run(calls = 2000, coldStarts = 5): Promise<SandboxBenchFig
       inProcessUs: round(inProcessUs),
       processUs: round(processUs),
       addedUs: round(processUs - inProcessUs),
+      addedRangeUs: range(addedRounds),
       roundTripFloorUs: round(median(floorRounds)),
+      roundTripFloorRangeUs: range(floorRounds),
       coldStartMs: round(median(coldStart)),
       coldFirstCallMs: round(median(coldFirstCall)),
       memoryLimit: isolated.memoryLimit,
@@ -246,8 +281,14 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   }
   console.log(`in-process sandbox                     ${figures.inProcessUs} µs`);
   console.log(`process sandbox, warm pool             ${figures.processUs} µs`);
-  console.log(`added by process isolation             ${figures.addedUs} µs  (target <= 150 µs)`);
-  console.log(`floor: raw round trip, same size       ${figures.roundTripFloorUs} µs`);
+  const [addedLow, addedHigh] = figures.addedRangeUs;
+  const [floorLow, floorHigh] = figures.roundTripFloorRangeUs;
+  console.log(
+    `added by process isolation             ${figures.addedUs} µs  (rounds ${addedLow}–${addedHigh}; target <= 150 µs)`,
+  );
+  console.log(
+    `floor: raw round trip, same size       ${figures.roundTripFloorUs} µs  (rounds ${floorLow}–${floorHigh})`,
+  );
   console.log(`cold start, spawn to ready             ${figures.coldStartMs} ms`);
   console.log(`cold sandbox, first call               ${figures.coldFirstCallMs} ms`);
   console.log(`OS memory limit                        ${figures.memoryLimit}`);

@@ -56,6 +56,9 @@ export function encodeFrame(message: unknown, maxMessageBytes: number): Buffer {
  * skipped) instead of parsing it, so a hostile message is refused before anything is built.
  */
 export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
+  // Most messages have fewer brackets than the limit, so cannot nest deeper than it: counting
+  // them with indexOf (a fast native search) settles those without the scan below.
+  if (!hasMoreOpenBracketsThan(text, maxDepth)) return false;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
@@ -71,6 +74,17 @@ export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
       if (depth > maxDepth) return true;
     } else if (code === 0x7d || code === 0x5d) {
       depth--;
+    }
+  }
+  return false;
+}
+
+/** True when `text` holds more than `limit` of `{` and `[` together (in strings too). */
+function hasMoreOpenBracketsThan(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ["{", "["]) {
+    for (let index = text.indexOf(bracket); index >= 0; index = text.indexOf(bracket, index + 1)) {
+      if (++count > limit) return true;
     }
   }
   return false;
@@ -106,31 +120,37 @@ export class FrameDecoder {
   /**
    * Feeds received bytes; returns the messages they complete, in order, and the violation that
    * stopped the decoding, if any (the messages before it are still returned). After a violation
-   * the stream is unusable.
+   * the stream is unusable. `transient` says `chunk` is reused once this returns (a read buffer):
+   * the bytes of an incomplete frame are then copied, not kept.
    */
-  push(chunk: Buffer): DecodedFrames {
+  push(chunk: Buffer, transient = false): DecodedFrames {
     if (this.#violation !== undefined) return { messages: [], violation: this.#violation };
-    this.#chunks.push(chunk);
-    this.#buffered += chunk.length;
     const messages: unknown[] = [];
     try {
+      if (this.#buffered === 0 && this.#expected < 0) {
+        // The common case, a chunk that starts a frame (no header read, nothing kept): its whole
+        // frames are parsed where they lie, without copying or slicing them out first.
+        const end = chunk.length;
+        let offset = 0;
+        while (end - offset >= headerBytes) {
+          const bodyEnd = offset + headerBytes + this.#checkLength(chunk.readUInt32BE(offset));
+          if (bodyEnd > end) break;
+          messages.push(this.#parse(chunk, offset + headerBytes, bodyEnd));
+          offset = bodyEnd;
+        }
+        if (offset < end) this.#keep(offset === 0 ? chunk : chunk.subarray(offset), transient);
+        return { messages };
+      }
+      this.#keep(chunk, transient);
       for (;;) {
         if (this.#expected < 0) {
           if (this.#buffered < headerBytes) break;
-          const length = this.#take(headerBytes).readUInt32BE(0);
-          if (length > this.#limits.maxMessageBytes) {
-            throw new MessageViolation(
-              "size",
-              length,
-              `a message of ${length} bytes, over the limit of ${this.#limits.maxMessageBytes} bytes (maxMessageBytes)`,
-            );
-          }
-          this.#expected = length;
+          this.#expected = this.#checkLength(this.#take(headerBytes).readUInt32BE(0));
         }
         if (this.#buffered < this.#expected) break;
         const body = this.#take(this.#expected);
         this.#expected = -1;
-        messages.push(this.#parse(body));
+        messages.push(this.#parse(body, 0, body.length));
       }
     } catch (error) {
       this.#violation = error as MessageViolation;
@@ -141,13 +161,29 @@ export class FrameDecoder {
     return { messages };
   }
 
-  #parse(body: Buffer): unknown {
-    const text = body.toString("utf8");
+  #keep(bytes: Buffer, transient: boolean): void {
+    this.#chunks.push(transient ? Buffer.from(bytes) : bytes);
+    this.#buffered += bytes.length;
+  }
+
+  #checkLength(length: number): number {
+    if (length > this.#limits.maxMessageBytes) {
+      throw new MessageViolation(
+        "size",
+        length,
+        `a message of ${length} bytes, over the limit of ${this.#limits.maxMessageBytes} bytes (maxMessageBytes)`,
+      );
+    }
+    return length;
+  }
+
+  #parse(bytes: Buffer, start: number, end: number): unknown {
+    const text = bytes.toString("utf8", start, end);
     const maxDepth = this.#limits.maxMessageDepth;
     if (Number.isFinite(maxDepth) && exceedsJsonDepth(text, maxDepth)) {
       throw new MessageViolation(
         "depth",
-        body.length,
+        end - start,
         `a message nested deeper than ${maxDepth} levels (maxMessageDepth)`,
       );
     }
@@ -156,8 +192,8 @@ export class FrameDecoder {
     } catch {
       throw new MessageViolation(
         "json",
-        body.length,
-        `a message of ${body.length} bytes that is not JSON`,
+        end - start,
+        `a message of ${end - start} bytes that is not JSON`,
       );
     }
   }

@@ -1,14 +1,19 @@
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ToolExecutionContext } from "../context/index.js";
-import { isJsonObject, type JsonObject, type Tool } from "../core/index.js";
+import type { ToolApprovalDetails, ToolExecutionContext } from "../context/index.js";
+import { isJsonObject, type JsonObject, type Tool, type ToolSource } from "../core/index.js";
 import { ToolResult, toJsonSafe } from "../result/index.js";
 import { MessageViolation } from "./message-framing.js";
 import { detectMemoryLimitMethod, type MemoryLimitMethod } from "./process-launch.js";
 import { SandboxError, SandboxErrorCode } from "./sandbox-error.js";
-import type { ContextData } from "./sandbox-protocol.js";
+import type { ContextData, ToolSourceData } from "./sandbox-protocol.js";
 import type { SandboxOutcome, SandboxRunOptions, ToolSandbox } from "./tool-sandbox.js";
-import { type RunEnd, WorkerProcess, type WorkerProcessConfig } from "./worker-process.js";
+import {
+  type RunEnd,
+  WorkerProcess,
+  type WorkerProcessConfig,
+  type WorkerTool,
+} from "./worker-process.js";
 
 /** Construction options of a {@link ProcessSandbox}; every member has a default. */
 export interface ProcessSandboxConfig {
@@ -93,32 +98,160 @@ function toModuleUrl(module: string): string | undefined {
   return isAbsolute(module) ? pathToFileURL(module).href : undefined;
 }
 
-function contextData(context: ToolExecutionContext): ContextData {
-  const approval = context.approval;
-  const metadata =
-    Object.keys(context.metadata).length === 0 ? {} : toJsonSafe({ ...context.metadata });
+/** A tool's {@link WorkerTool}, with the source it was made from. */
+interface ToolRef extends WorkerTool {
+  readonly source: ToolSource;
+  readonly toolId: string;
+}
+
+// Tools are named to workers by number: a worker keeps what it loaded, so a call sends the
+// number, not the module, export and id. One number per distinct (module, export, id), for the
+// life of the process: the map grows with the distinct tools run, which are few and fixed.
+const refsByKey = new Map<string, ToolRef>();
+const refsByTool = new WeakMap<Tool, ToolRef>();
+
+/** The {@link ToolRef} of a tool; undefined when its source module is not absolute. */
+function toolRef(tool: Tool, source: ToolSource): ToolRef | undefined {
+  const known = refsByTool.get(tool);
+  if (known !== undefined && known.source === source && known.toolId === tool.id) return known;
+  const module = moduleUrl(source.module);
+  if (module === undefined) return undefined;
+  const exportName = source.exportName ?? "default";
+  const key = `${module}\n${exportName}\n${tool.id}`;
+  const shared = refsByKey.get(key);
+  const load: ToolSourceData = shared?.load ?? { module, exportName, toolId: tool.id };
+  const ref: ToolRef = { index: shared?.index ?? refsByKey.size, load, source, toolId: tool.id };
+  if (shared === undefined) refsByKey.set(key, ref);
+  refsByTool.set(tool, ref);
+  return ref;
+}
+
+function hasOwnKeys(object: object): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
+}
+
+function approvalData(approval: ToolApprovalDetails): ContextData["approval"] {
+  return {
+    approvedBy: approval.approvedBy,
+    reason: approval.reason,
+    decidedAt: approval.decidedAt?.getTime(),
+    automatic: approval.automatic,
+  };
+}
+
+// One shape for every call (members that are undefined stay out of the JSON).
+function contextData(context: ToolExecutionContext, toolId: string): ContextData {
+  const { approval, metadata } = context;
+  let safeMetadata: JsonObject | undefined;
+  if (hasOwnKeys(metadata)) {
+    const converted = toJsonSafe({ ...metadata });
+    safeMetadata = isJsonObject(converted) ? converted : undefined;
+  }
   return {
     executionId: context.executionId,
     sessionId: context.sessionId,
-    toolId: context.toolId,
-    ...(context.toolCallId !== undefined && { toolCallId: context.toolCallId }),
-    ...(context.workspacePath !== undefined && { workspacePath: context.workspacePath }),
+    toolId: context.toolId === toolId ? undefined : context.toolId,
+    toolCallId: context.toolCallId,
+    workspacePath: context.workspacePath,
     parameters: context.parameters,
-    ...(context.modifiedParameters !== undefined && {
-      modifiedParameters: context.modifiedParameters,
-    }),
+    modifiedParameters: context.modifiedParameters,
     isApproved: context.isApproved,
-    ...(approval !== undefined && {
-      approval: {
-        ...(approval.approvedBy !== undefined && { approvedBy: approval.approvedBy }),
-        ...(approval.reason !== undefined && { reason: approval.reason }),
-        ...(approval.decidedAt !== undefined && { decidedAt: approval.decidedAt.toISOString() }),
-        ...(approval.automatic !== undefined && { automatic: approval.automatic }),
-      },
-    }),
-    metadata: isJsonObject(metadata) ? (metadata as JsonObject) : {},
-    startedAt: context.startedAt.toISOString(),
+    approval: approval === undefined ? undefined : approvalData(approval),
+    metadata: safeMetadata,
+    startedAt: context.startedAt.getTime(),
   };
+}
+
+const onceOption = { once: true };
+
+/** An aborted outcome of a run whose process is known to be stopped (or never started). */
+const abortedAndStopped: SandboxOutcome = Object.freeze({
+  kind: "aborted",
+  mayStillBeRunning: false,
+});
+
+/** The limits and timing of one run. */
+interface RunLimits {
+  readonly memoryMb: number;
+  readonly maxOutputBytes: number;
+  readonly timeoutMs: number;
+  /** `performance.now()` when the run was asked for. */
+  readonly started: number;
+}
+
+function isAborted(options: SandboxRunOptions): boolean {
+  const { cancellation } = options;
+  return cancellation === undefined ? options.signal.aborted : cancellation.aborted;
+}
+
+/**
+ * Calls `listener` when the run is stopped: through the executor's {@link Cancellation} when
+ * there is one (which leaves its signal unmade), else through the signal. Returns a function
+ * that stops listening.
+ */
+function listenForAbort(options: SandboxRunOptions, listener: () => void): () => void {
+  const { cancellation } = options;
+  if (cancellation !== undefined) return cancellation.onAbort(listener);
+  const signal = options.signal;
+  signal.addEventListener("abort", listener, onceOption);
+  return () => signal.removeEventListener("abort", listener);
+}
+
+/**
+ * The sandbox's own timers for runs whose signal does not abort in time: one timer for all the
+ * runs of a sandbox, set for the earliest deadline, instead of a timer set and cleared per call.
+ */
+class Backstops {
+  // A worker's deadline, or Infinity between its runs (dropped when the timer fires).
+  readonly #deadlines = new Map<WorkerProcess, number>();
+  #timer: NodeJS.Timeout | undefined;
+  #due = Number.POSITIVE_INFINITY;
+
+  /** Stops `worker`'s run as timed out at `deadline` (a `performance.now()` time). */
+  add(worker: WorkerProcess, deadline: number): void {
+    this.#deadlines.set(worker, deadline);
+    if (deadline < this.#due) this.#arm(deadline);
+  }
+
+  delete(worker: WorkerProcess): void {
+    // The entry and the timer stay: the next run of the worker sets its entry again, and a
+    // timer that fires with nothing due drops the entries and is not set again.
+    this.#deadlines.set(worker, Number.POSITIVE_INFINITY);
+  }
+
+  #arm(deadline: number): void {
+    clearTimeout(this.#timer);
+    this.#due = deadline;
+    // setTimeout takes at most 2^31 - 1 ms (24.8 days); a later deadline re-arms on firing.
+    const delay = Math.min(Math.max(0, deadline - performance.now()), 2_147_483_647);
+    this.#timer = setTimeout(() => this.#fire(), delay);
+    // A busy worker keeps the host alive while its run lasts; this timer need not.
+    this.#timer.unref();
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    this.#due = Number.POSITIVE_INFINITY;
+    // Timers count whole milliseconds: one may fire a fraction of one early.
+    const now = performance.now() + 1;
+    let next = Number.POSITIVE_INFINITY;
+    for (const [worker, deadline] of this.#deadlines) {
+      if (deadline === Number.POSITIVE_INFINITY) {
+        this.#deadlines.delete(worker);
+      } else if (deadline <= now) {
+        this.#deadlines.delete(worker);
+        try {
+          worker.stop("timeout");
+        } catch {
+          // Stopping one worker must not keep the others due now from being stopped.
+        }
+      } else if (deadline < next) {
+        next = deadline;
+      }
+    }
+    if (next < Number.POSITIVE_INFINITY) this.#arm(next);
+  }
 }
 
 /**
@@ -185,6 +318,7 @@ export class ProcessSandbox implements ToolSandbox {
   // Started, not yet ready, and not claimed by a run: they join #idle when ready.
   readonly #warming = new Set<WorkerProcess>();
   readonly #all = new Set<WorkerProcess>();
+  readonly #backstops = new Backstops();
   #started = false;
   #closed = false;
 
@@ -254,15 +388,15 @@ export class ProcessSandbox implements ToolSandbox {
   }
 
   /** Runs `tool` in a worker; resolves once it ends or, on abort, once its process group is dead. */
-  async run(
+  run(
     tool: Tool,
     context: ToolExecutionContext,
     options: SandboxRunOptions,
   ): Promise<SandboxOutcome> {
     try {
-      return await this.#run(tool, context, options);
+      return this.#start(tool, context, options);
     } catch (error) {
-      return { kind: "threw", error };
+      return Promise.resolve({ kind: "threw", error });
     }
   }
 
@@ -276,16 +410,21 @@ export class ProcessSandbox implements ToolSandbox {
 
   // ------------------------------------------------------------------------------ the run
 
-  async #run(
+  // What a call costs on top of the round trip to the worker is the work done from here to the
+  // request's write, and from the result's read to the caller's resumption. The common case (a
+  // warm worker waiting, a tool it has loaded) takes no await before the write and makes no
+  // signal; its timeout is an entry in the sandbox's Backstops (which arms its one timer only
+  // when this deadline is the earliest); the caller's promise is resolved from the worker's end
+  // of the run.
+  #start(
     tool: Tool,
     context: ToolExecutionContext,
     options: SandboxRunOptions,
   ): Promise<SandboxOutcome> {
-    const { signal, timeoutMs } = options;
-    if (this.#closed) return { kind: "threw", error: this.#closedError(tool.id) };
+    if (this.#closed) return Promise.resolve({ kind: "threw", error: this.#closedError(tool.id) });
     const source = tool.source;
     if (source === undefined) {
-      return {
+      return Promise.resolve({
         kind: "threw",
         error: new SandboxError(
           SandboxErrorCode.ToolSourceMissing,
@@ -295,11 +434,11 @@ export class ProcessSandbox implements ToolSandbox {
             "child process can load the same tool.",
           { toolId: tool.id },
         ),
-      };
+      });
     }
-    const module = moduleUrl(source.module);
-    if (module === undefined) {
-      return {
+    const ref = toolRef(tool, source);
+    if (ref === undefined) {
+      return Promise.resolve({
         kind: "threw",
         error: new SandboxError(
           SandboxErrorCode.ToolSourceInvalid,
@@ -307,72 +446,105 @@ export class ProcessSandbox implements ToolSandbox {
             "path nor a file: URL. Use import.meta.url or an absolute path.",
           { toolId: tool.id },
         ),
-      };
+      });
     }
-    if (signal.aborted) return { kind: "aborted", mayStillBeRunning: false };
+    if (isAborted(options)) return Promise.resolve(abortedAndStopped);
 
     const started = performance.now();
     // A tool's constraints can only tighten the sandbox's limits.
-    const memoryMb = Math.min(
-      this.#memoryMb,
-      Math.ceil(positiveOr(tool.constraints?.maxMemoryMb, this.#memoryMb)),
-    );
-    const maxOutputBytes = Math.min(
-      this.#maxOutputBytes,
-      positiveOr(tool.constraints?.maxOutputBytes, this.#maxOutputBytes),
-    );
-    // The common case, a warm worker waiting, takes no await.
+    const constraints = tool.constraints;
+    const memoryMb =
+      constraints?.maxMemoryMb === undefined
+        ? this.#memoryMb
+        : Math.min(this.#memoryMb, Math.ceil(positiveOr(constraints.maxMemoryMb, this.#memoryMb)));
+    const limits: RunLimits = {
+      memoryMb,
+      maxOutputBytes:
+        constraints?.maxOutputBytes === undefined
+          ? this.#maxOutputBytes
+          : Math.min(
+              this.#maxOutputBytes,
+              positiveOr(constraints.maxOutputBytes, this.#maxOutputBytes),
+            ),
+      timeoutMs: options.timeoutMs,
+      started,
+    };
     const idle = memoryMb === this.#memoryMb ? this.#takeIdle() : undefined;
-    const worker = idle ?? (await this.#acquire(memoryMb, signal));
-    if (worker === undefined) return { kind: "aborted", mayStillBeRunning: false };
-    if (signal.aborted) {
-      this.#release(worker);
-      return { kind: "aborted", mayStillBeRunning: false };
-    }
+    if (idle !== undefined) return this.#runIn(idle, tool, ref, context, options, limits);
+    return this.#acquireAndRun(tool, ref, context, options, limits);
+  }
 
-    let running: ReturnType<WorkerProcess["run"]>;
+  async #acquireAndRun(
+    tool: Tool,
+    ref: ToolRef,
+    context: ToolExecutionContext,
+    options: SandboxRunOptions,
+    limits: RunLimits,
+  ): Promise<SandboxOutcome> {
     try {
-      running = worker.run(
-        {
-          type: "run",
-          module,
-          exportName: source.exportName ?? "default",
-          toolId: tool.id,
-          progress: context.progress !== undefined,
-          context: contextData(context),
-        },
-        {
-          maxOutputBytes,
-          onProgress: context.progress === undefined ? undefined : (p) => context.reportProgress(p),
-        },
-      );
+      const worker = await this.#acquire(limits.memoryMb, options);
+      if (worker === undefined) return abortedAndStopped;
+      if (isAborted(options)) {
+        this.#release(worker);
+        return abortedAndStopped;
+      }
+      return await this.#runIn(worker, tool, ref, context, options, limits);
     } catch (error) {
-      this.#release(worker);
-      if (!(error instanceof MessageViolation)) throw error;
-      return {
-        kind: "threw",
-        error: new SandboxError(
-          SandboxErrorCode.RequestTooLarge,
-          `Cannot send tool '${tool.id}' its parameters: ${error.message}`,
-          { toolId: tool.id },
-        ),
+      return { kind: "threw", error };
+    }
+  }
+
+  #runIn(
+    worker: WorkerProcess,
+    tool: Tool,
+    ref: ToolRef,
+    context: ToolExecutionContext,
+    options: SandboxRunOptions,
+    limits: RunLimits,
+  ): Promise<SandboxOutcome> {
+    return new Promise<SandboxOutcome>((resolve) => {
+      const { timeoutMs } = limits;
+      const timed = Number.isFinite(timeoutMs);
+      let stopListening: (() => void) | undefined;
+      const done = (end: RunEnd, stdout: string, stderr: string): void => {
+        if (timed) this.#backstops.delete(worker);
+        stopListening?.();
+        try {
+          resolve(this.#outcome(tool, end, stdout, stderr, limits));
+        } catch (error) {
+          resolve({ kind: "threw", error });
+        }
+        // Last, and guarded: refilling the pool may spawn, and a spawn that throws (ENOMEM,
+        // EMFILE) must neither leave this call unanswered nor escape into a timer or stream.
+        try {
+          this.#release(worker);
+        } catch {
+          // The pool is one worker short; the next run that needs one spawns it.
+        }
       };
-    }
-    const onAbort = (): void => worker.stop("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-    // The executor's own timer, which knows a timeout from a cancellation, goes first.
-    const remainingMs = timeoutMs + backstopGraceMs - (performance.now() - started);
-    const timer = Number.isFinite(timeoutMs)
-      ? setTimeout(() => worker.stop("timeout"), Math.max(0, remainingMs))
-      : undefined;
-    try {
-      const { end, stdout, stderr } = await running;
-      return this.#outcome(tool, end, stdout, stderr, memoryMb, maxOutputBytes, timeoutMs);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      this.#release(worker);
-    }
+      const progress = context.progress === undefined ? undefined : context;
+      try {
+        worker.run(ref, contextData(context, tool.id), limits.maxOutputBytes, progress, done);
+      } catch (error) {
+        this.#release(worker);
+        resolve(
+          error instanceof MessageViolation
+            ? {
+                kind: "threw",
+                error: new SandboxError(
+                  SandboxErrorCode.RequestTooLarge,
+                  `Cannot send tool '${tool.id}' its parameters: ${error.message}`,
+                  { toolId: tool.id },
+                ),
+              }
+            : { kind: "threw", error },
+        );
+        return;
+      }
+      stopListening = listenForAbort(options, worker.abortRun);
+      // The executor's own timer, which knows a timeout from a cancellation, goes first.
+      if (timed) this.#backstops.add(worker, limits.started + timeoutMs + backstopGraceMs);
+    });
   }
 
   #outcome(
@@ -380,10 +552,9 @@ export class ProcessSandbox implements ToolSandbox {
     end: RunEnd,
     stdout: string,
     stderr: string,
-    memoryMb: number,
-    maxOutputBytes: number,
-    timeoutMs: number,
+    limits: RunLimits,
   ): SandboxOutcome {
+    const { memoryMb, maxOutputBytes, timeoutMs } = limits;
     const outOfMemory = (): SandboxOutcome => ({
       kind: "completed",
       result: ToolResult.failed(
@@ -411,7 +582,7 @@ export class ProcessSandbox implements ToolSandbox {
       case "stopped":
         switch (end.reason) {
           case "aborted":
-            return { kind: "aborted", mayStillBeRunning: false };
+            return abortedAndStopped;
           case "timeout":
             return { kind: "completed", result: ToolResult.timeout(timeoutMs) };
           case "memory":
@@ -457,7 +628,7 @@ export class ProcessSandbox implements ToolSandbox {
 
   // ------------------------------------------------------------------------------ the pool
 
-  async #acquire(memoryMb: number, signal: AbortSignal): Promise<WorkerProcess | undefined> {
+  async #acquire(memoryMb: number, options: SandboxRunOptions): Promise<WorkerProcess | undefined> {
     if (!this.#started) {
       this.#started = true;
       this.#refill();
@@ -474,10 +645,9 @@ export class ProcessSandbox implements ToolSandbox {
     }
     worker ??= this.#spawn(memoryMb);
     const chosen = worker;
-    let onAbort: () => void = () => {};
+    let stopListening: () => void = () => {};
     const aborted = new Promise<"aborted">((resolve) => {
-      onAbort = () => resolve("aborted");
-      signal.addEventListener("abort", onAbort, { once: true });
+      stopListening = listenForAbort(options, () => resolve("aborted"));
     });
     try {
       const first = await Promise.race([chosen.ready.then(() => "ready" as const), aborted]);
@@ -496,7 +666,7 @@ export class ProcessSandbox implements ToolSandbox {
         { cause: error },
       );
     } finally {
-      signal.removeEventListener("abort", onAbort);
+      stopListening();
     }
   }
 

@@ -6,16 +6,19 @@
  *
  * @module
  */
-import { Socket } from "node:net";
+import { type OnReadOpts, Socket, type SocketConstructorOpts } from "node:net";
 import { ServiceContainer, ToolExecutionContext, type ToolProgress } from "../context/index.js";
-import type { Tool } from "../core/index.js";
+import { Cancellation, type Tool } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
 import {
   type ContextData,
+  type ErrorData,
   isOutOfMemoryMessage,
   type MarkersWritten,
   type RunRequest,
+  runEndMarker,
+  type ToolSourceData,
   toErrorData,
 } from "./sandbox-protocol.js";
 
@@ -23,11 +26,26 @@ const settings = JSON.parse(process.argv[2] ?? "{}") as MessageLimits & {
   readonly preload?: readonly string[];
 };
 const limits: MessageLimits = settings;
-const channel = new Socket({ fd: 3, readable: true, writable: true });
+// The run-end marker salt, from the first request. Not a secret from the tools (they share this
+// process); what makes a forged marker harmless is the host, which still counts the output that
+// follows it against the run's limit.
+let salt = "";
 // The host's messages are trusted: only their size is bounded.
 const decoder = new FrameDecoder({ ...limits, maxMessageDepth: Number.POSITIVE_INFINITY });
-const tools = new Map<string, Tool>();
+// The tools loaded so far, by the host's number for them.
+const tools: (Tool | undefined)[] = [];
 const runEnded = new Error("The run has ended.");
+
+// The channel is read into one reused buffer, straight to the decoder: no stream machinery and
+// no new buffer per read.
+const readBuffer = Buffer.allocUnsafe(64 * 1024);
+const channelOptions: SocketConstructorOpts & { readonly onread: OnReadOpts } = {
+  fd: 3,
+  readable: true,
+  writable: true,
+  onread: { buffer: readBuffer, callback: onChannelData },
+};
+const channel = new Socket(channelOptions);
 
 function send(message: object): void {
   // The host enforces the message limits; its refusal of an over-size result says which one.
@@ -52,38 +70,39 @@ function isToolResult(value: unknown): value is ToolResult {
   );
 }
 
-/** The tool of a request: from the cache without an await, else imported. */
+/** The tool of a request: the one loaded under its number, else imported from its source. */
 function loadTool(request: RunRequest): Tool | Promise<Tool> {
-  const key = `${request.module}#${request.exportName}`;
-  const cached = tools.get(key);
-  if (cached !== undefined) return checkId(cached, request);
-  return importTool(request).then((tool) => {
-    tools.set(key, tool);
-    return checkId(tool, request);
+  const load = request.load;
+  if (load === undefined) {
+    const tool = tools[request.tool];
+    // The host names a tool by number only once this process has loaded it.
+    if (tool === undefined) throw new Error(`No tool was loaded as number ${request.tool}.`);
+    return tool;
+  }
+  return importTool(load).then((tool) => {
+    tools[request.tool] = tool;
+    return tool;
   });
 }
 
-function checkId(tool: Tool, request: RunRequest): Tool {
-  if (tool.id !== request.toolId) {
-    throw new Error(
-      `Export '${request.exportName}' of '${request.module}' is tool '${tool.id}', not '${request.toolId}': the source must name the same tool.`,
-    );
-  }
-  return tool;
-}
-
-async function importTool(request: RunRequest): Promise<Tool> {
-  const namespace = (await import(request.module)) as Record<string, unknown>;
-  if (!Object.hasOwn(namespace, request.exportName)) {
+async function importTool(load: ToolSourceData): Promise<Tool> {
+  const { module, exportName, toolId } = load;
+  const namespace = (await import(module)) as Record<string, unknown>;
+  if (!Object.hasOwn(namespace, exportName)) {
     const names = Object.keys(namespace).join(", ");
     throw new Error(
-      `Module '${request.module}' has no export '${request.exportName}' (it exports: ${names === "" ? "nothing" : names}).`,
+      `Module '${module}' has no export '${exportName}' (it exports: ${names === "" ? "nothing" : names}).`,
     );
   }
-  const tool = namespace[request.exportName];
+  const tool = namespace[exportName];
   if (!isTool(tool)) {
     throw new Error(
-      `Export '${request.exportName}' of '${request.module}' is not a tool (no id and execute method).`,
+      `Export '${exportName}' of '${module}' is not a tool (no id and execute method).`,
+    );
+  }
+  if (tool.id !== toolId) {
+    throw new Error(
+      `Export '${exportName}' of '${module}' is tool '${tool.id}', not '${toolId}': the source must name the same tool.`,
     );
   }
   return tool;
@@ -91,7 +110,8 @@ async function importTool(request: RunRequest): Promise<Tool> {
 
 function buildContext(
   data: ContextData,
-  signal: AbortSignal,
+  toolId: string,
+  cancellation: Cancellation,
   progress: ((progress: ToolProgress) => void) | undefined,
 ): ToolExecutionContext {
   const approval = data.approval;
@@ -99,20 +119,22 @@ function buildContext(
     services: new ServiceContainer(),
     executionId: data.executionId,
     sessionId: data.sessionId,
-    toolId: data.toolId,
-    ...(data.toolCallId !== undefined && { toolCallId: data.toolCallId }),
-    ...(data.workspacePath !== undefined && { workspacePath: data.workspacePath }),
+    toolId: data.toolId ?? toolId,
+    toolCallId: data.toolCallId,
+    workspacePath: data.workspacePath,
     parameters: data.parameters,
-    ...(data.modifiedParameters !== undefined && { modifiedParameters: data.modifiedParameters }),
-    signal,
-    ...(progress !== undefined && { progress }),
+    modifiedParameters: data.modifiedParameters,
+    // The signal is made only if the tool reads it: most never do.
+    cancellation,
+    progress,
     isApproved: data.isApproved,
-    ...(approval !== undefined && {
-      approval: {
-        ...approval,
-        decidedAt: approval.decidedAt === undefined ? undefined : new Date(approval.decidedAt),
-      },
-    }),
+    approval:
+      approval === undefined
+        ? undefined
+        : {
+            ...approval,
+            decidedAt: approval.decidedAt === undefined ? undefined : new Date(approval.decidedAt),
+          },
     metadata: data.metadata,
     startedAt: new Date(data.startedAt),
   });
@@ -149,9 +171,10 @@ function writeMarker(stream: NodeJS.WriteStream, marker: string): Promise<boolea
 
 const noMarkers: MarkersWritten = [false, false];
 
-function markers(marker: string): MarkersWritten | Promise<MarkersWritten> {
+function markers(id: number): MarkersWritten | Promise<MarkersWritten> {
   const { stdout, stderr } = written;
   if (!stdout && !stderr) return noMarkers;
+  const marker = runEndMarker(salt, id);
   const pending = Promise.all([
     stdout ? writeMarker(process.stdout, marker) : false,
     stderr ? writeMarker(process.stderr, marker) : false,
@@ -162,6 +185,17 @@ function markers(marker: string): MarkersWritten | Promise<MarkersWritten> {
   return pending;
 }
 
+function threwMessage(id: number, error: ErrorData, markersWritten: MarkersWritten): object {
+  return {
+    type: "threw",
+    id,
+    phase: "execute",
+    error,
+    ...(isOutOfMemoryMessage(error.message) && { outOfMemory: true }),
+    markers: markersWritten,
+  };
+}
+
 async function run(request: RunRequest): Promise<void> {
   const { id } = request;
   let tool: Tool;
@@ -169,81 +203,85 @@ async function run(request: RunRequest): Promise<void> {
     const loaded = loadTool(request);
     tool = loaded instanceof Promise ? await loaded : loaded;
   } catch (error) {
+    const pending = markers(id);
     send({
       type: "threw",
       id,
       phase: "load",
       error: toErrorData(error),
-      markers: await markers(request.marker),
+      markers: pending instanceof Promise ? await pending : pending,
     });
     return;
   }
-  const controller = new AbortController();
+  const cancellation = new Cancellation();
   let active = true;
   const progress = request.progress
     ? (update: ToolProgress): void => {
         if (active) send({ type: "progress", id, progress: update.toInit() });
       }
     : undefined;
+  let result: ToolResult | undefined;
+  let failure: unknown;
+  try {
+    const context = buildContext(request.context, tool.id, cancellation, progress);
+    // As in the host: the signal goes to an `execute` that declares it (`execute.length >= 2`).
+    const returned: unknown = await (tool.execute.length >= 2
+      ? tool.execute(context, cancellation.signal)
+      : tool.execute(context));
+    if (!isToolResult(returned)) {
+      throw new TypeError(`Tool '${tool.id}' returned ${typeof returned}, not a ToolResult.`);
+    }
+    result = returned;
+  } catch (error) {
+    failure = error;
+  } finally {
+    active = false;
+  }
+  const pending = markers(id);
+  const markersWritten = pending instanceof Promise ? await pending : pending;
   let message: object;
   try {
-    const context = buildContext(request.context, controller.signal, progress);
-    const result: unknown = await tool.execute(context, controller.signal);
-    if (!isToolResult(result)) {
-      throw new TypeError(`Tool '${tool.id}' returned ${typeof result}, not a ToolResult.`);
-    }
+    if (result === undefined) throw failure;
     const json = result.toJSON();
     const outOfMemory = !result.success && isOutOfMemoryMessage(result.error);
     message = {
       type: "result",
       id,
       result: json,
-      ...(result.exception !== undefined && { exception: toErrorData(result.exception) }),
-      ...(outOfMemory && { outOfMemory }),
+      exception: result.exception === undefined ? undefined : toErrorData(result.exception),
+      outOfMemory: outOfMemory ? true : undefined,
+      markers: markersWritten,
     };
   } catch (error) {
-    const data = toErrorData(error);
-    message = {
-      type: "threw",
-      id,
-      phase: "execute",
-      error: data,
-      ...(isOutOfMemoryMessage(data.message) && { outOfMemory: true }),
-    };
-  } finally {
-    active = false;
+    message = threwMessage(id, toErrorData(error), markersWritten);
   }
-  const pending = markers(request.marker);
-  const markersWritten = pending instanceof Promise ? await pending : pending;
   try {
-    send({ ...message, markers: markersWritten });
+    send(message);
   } catch (error) {
     // JSON.stringify throws on data nested deeper than its stack allows.
     const reason = error instanceof Error ? error.message : String(error);
-    const failure = new Error(`The result of tool '${tool.id}' could not be sent: ${reason}`);
-    send({
-      type: "threw",
-      id,
-      phase: "execute",
-      error: toErrorData(failure),
-      markers: markersWritten,
-    });
+    const failed = new Error(`The result of tool '${tool.id}' could not be sent: ${reason}`);
+    send(threwMessage(id, toErrorData(failed), markersWritten));
   }
   // Work the tool left behind is asked to stop: the process serves the next run.
-  controller.abort(runEnded);
+  cancellation.abort(runEnded);
 }
 
-channel.on("data", (chunk: Buffer) => {
-  const { messages, violation } = decoder.push(chunk);
+// Called with the bytes read into readBuffer, which the next read overwrites.
+function onChannelData(bytes: number): boolean {
+  const { messages, violation } = decoder.push(readBuffer.subarray(0, bytes), true);
   // The host is this package: a bad frame from it is a bug; nothing sensible remains to do.
   if (violation !== undefined) process.exit(70);
   for (const message of messages) {
     const request = message as RunRequest;
+    if (request.salt !== undefined) salt = request.salt;
     // The host sends the next run only once this one has answered: no queue is needed. A run
     // that cannot even report its failure has lost its channel.
     if (request.type === "run") run(request).catch(() => process.exit(71));
   }
-});
+  return true;
+}
+
 // The host closed the channel (it closed the sandbox, or died): nothing more to do.
 channel.on("end", () => process.exit(0));
 channel.on("error", () => process.exit(0));

@@ -6,11 +6,15 @@ import type { ToolResultJson } from "../result/index.js";
 // ends are this package, and the host checks everything a worker sends (a tool may write to the
 // channel itself).
 
-/** The part of a ToolExecutionContext that crosses the process boundary. */
+/**
+ * The part of a ToolExecutionContext that crosses the process boundary. Members that are
+ * `undefined` are left out of the JSON.
+ */
 export interface ContextData {
   readonly executionId: string;
   readonly sessionId: string;
-  readonly toolId: string;
+  /** Only when it is not the tool's own id. */
+  readonly toolId?: string;
   readonly toolCallId?: string;
   readonly workspacePath?: string;
   readonly parameters: JsonObject;
@@ -19,29 +23,51 @@ export interface ContextData {
   readonly approval?: {
     readonly approvedBy?: string;
     readonly reason?: string;
-    /** ISO 8601. */
-    readonly decidedAt?: string;
+    /** Epoch milliseconds. */
+    readonly decidedAt?: number;
     readonly automatic?: boolean;
   };
-  /** The context's metadata made JSON-safe. */
-  readonly metadata: JsonObject;
-  /** ISO 8601. */
-  readonly startedAt: string;
+  /** The context's metadata made JSON-safe; only when it has any. */
+  readonly metadata?: JsonObject;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+}
+
+/** Where a worker loads a tool from. */
+export interface ToolSourceData {
+  /** A `file:` URL. */
+  readonly module: string;
+  readonly exportName: string;
+  /** The id the export must have. */
+  readonly toolId: string;
 }
 
 /** Host to worker: run one tool. */
 export interface RunRequest {
   readonly type: "run";
   readonly id: number;
-  /** A `file:` URL. */
-  readonly module: string;
-  readonly exportName: string;
-  readonly toolId: string;
+  /** The host's number for the tool: the worker keeps the tool it loaded under it. */
+  readonly tool: number;
+  /** Sent until the worker has loaded the tool (then the number alone names it). */
+  readonly load?: ToolSourceData;
   /** Whether the host listens to progress (the worker sends none otherwise). */
   readonly progress: boolean;
-  /** Written to stdout and stderr after the run, so the host knows where its output ends. */
-  readonly marker: string;
   readonly context: ContextData;
+  /**
+   * The worker's run-end marker salt, in its first request only (not on its command line, where
+   * any tool would find it in `process.argv`). Code in the worker can still learn it: a forged
+   * marker only ends the capture of that run's output early, and the host keeps counting what
+   * follows against `maxOutputBytes`.
+   */
+  readonly salt?: string;
+}
+
+/**
+ * Written to stdout and stderr after a run (to each the run wrote to), so the host knows where
+ * the run's output ends. `salt` is the worker's, sent with its first request.
+ */
+export function runEndMarker(salt: string, id: number): string {
+  return `\n\u0000aintern-run-end:${salt}:${id}\u0000\n`;
 }
 
 /** An error as it crosses the boundary. */

@@ -3,17 +3,20 @@ import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import type { ToolProgress } from "../context/index.js";
 import type { ToolResult } from "../result/index.js";
-import { readResidentBytes, watchResidentMemory } from "./memory-watchdog.js";
+import { ResidentMemoryWatch, readResidentBytes } from "./memory-watchdog.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
 import { OutputCapture } from "./output-capture.js";
 import { type MemoryLimitMethod, workerLaunch } from "./process-launch.js";
 import {
+  type ContextData,
   fromErrorData,
   isOutOfMemoryMessage,
   parseWorkerMessage,
   type ResultMessage,
   type RunRequest,
+  runEndMarker,
   type ThrewMessage,
+  type ToolSourceData,
   type WorkerMessage,
 } from "./sandbox-protocol.js";
 import { toolProgressFromJson, toolResultFromJson } from "./tool-result-from-json.js";
@@ -60,33 +63,51 @@ export type RunEnd =
       readonly outOfMemory: boolean;
     };
 
-/** A run's end with the output the tool wrote. */
-export interface WorkerRunResult {
-  readonly end: RunEnd;
-  readonly stdout: string;
-  readonly stderr: string;
+/** Receives a run's end with the output the tool wrote; called once per run. */
+export type WorkerRunDone = (end: RunEnd, stdout: string, stderr: string) => void;
+
+/** Where a run's progress reports go (a tool execution context). */
+export interface ProgressTarget {
+  reportProgress(progress: ToolProgress): void;
 }
 
-/** Per-run settings. */
-export interface WorkerRunOptions {
-  readonly maxOutputBytes: number;
-  readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+/** A tool as the host names it to its workers: a number, and where to load it from. */
+export interface WorkerTool {
+  readonly index: number;
+  readonly load: ToolSourceData;
 }
 
 type State = "starting" | "idle" | "busy" | "dead";
 
-interface ActiveRun {
+class ActiveRun {
   readonly id: number;
-  readonly options: WorkerRunOptions;
-  readonly resolve: (result: WorkerRunResult) => void;
-  final: RunEnd | undefined;
-  stdoutDone: boolean;
-  stderrDone: boolean;
-  needStdout: boolean;
-  needStderr: boolean;
-  stopping: { reason: StopReason; detail: string } | undefined;
-  stopWatchdog: () => void;
-  timer: NodeJS.Timeout | undefined;
+  readonly tool: number;
+  readonly maxOutputBytes: number;
+  readonly progress: ProgressTarget | undefined;
+  readonly done: WorkerRunDone;
+  final: RunEnd | undefined = undefined;
+  stdoutDone = false;
+  stderrDone = false;
+  needStdout = false;
+  needStderr = false;
+  stopping: { reason: StopReason; detail: string } | undefined = undefined;
+  timer: NodeJS.Timeout | undefined = undefined;
+  /** Output that arrived after a stream's end marker while the run lasted: dropped, but counted. */
+  uncapturedBytes = 0;
+
+  constructor(
+    id: number,
+    tool: number,
+    maxOutputBytes: number,
+    progress: ProgressTarget | undefined,
+    done: WorkerRunDone,
+  ) {
+    this.id = id;
+    this.tool = tool;
+    this.maxOutputBytes = maxOutputBytes;
+    this.progress = progress;
+    this.done = done;
+  }
 }
 
 const mib = 1024 * 1024;
@@ -98,8 +119,7 @@ const killWaitMs = 2000;
 // How long a stopped run waits for its killed process to be reaped before it ends anyway.
 const killSettleMs = 40;
 
-let markerCounter = 0;
-const markerSalt = crypto.randomUUID();
+const noTail = Buffer.alloc(0);
 
 /**
  * One child process of a {@link ProcessSandbox}, seen from the host: started in its own process
@@ -120,6 +140,8 @@ export class WorkerProcess {
   onDeath: ((worker: WorkerProcess) => void) | undefined;
   /** True once the worker has been ready (a worker that never started is not replaced). */
   wasReady = false;
+  /** Stops the current run as aborted: an abort listener made once per worker. */
+  readonly abortRun = (): void => this.stop("aborted");
 
   readonly #config: WorkerProcessConfig;
   readonly #child: ChildProcess;
@@ -129,11 +151,18 @@ export class WorkerProcess {
   readonly #stderr = new OutputCapture();
   readonly #spawnedAt = performance.now();
   readonly #stderrClosed: Promise<void>;
-  #stderrTail: Buffer = Buffer.alloc(0);
+  // Makes the run-end markers of this worker's output unguessable by the tools it runs.
+  readonly #salt = crypto.randomUUID();
+  #saltSent = false;
+  // The tools this worker has loaded, by their WorkerTool number.
+  readonly #loaded = new Set<number>();
+  readonly #onStdoutMarker = (): void => this.#markerSeen(true);
+  readonly #onStderrMarker = (): void => this.#markerSeen(false);
+  #stderrTail: Buffer = noTail;
   #state: State = "starting";
   #run: ActiveRun | undefined;
   #nextRunId = 1;
-  #residentBaseline: number | undefined;
+  #watch: ResidentMemoryWatch | undefined;
   #exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #resolveReady!: () => void;
   #rejectReady!: (error: Error) => void;
@@ -211,59 +240,44 @@ export class WorkerProcess {
   }
 
   /**
-   * Sends a run to the (idle) worker and resolves when it ends, however it ends. Never rejects.
+   * Sends a run to the (idle) worker; `done` is called once when it ends, however it ends (never
+   * before this returns). `progress` receives the tool's progress reports, when given.
    *
    * @throws MessageViolation when the request is over the message size limit (nothing is sent
    *   and the worker stays idle).
    */
   run(
-    request: Omit<RunRequest, "id" | "marker">,
-    options: WorkerRunOptions,
-  ): Promise<WorkerRunResult> {
+    tool: WorkerTool,
+    context: ContextData,
+    maxOutputBytes: number,
+    progress: ProgressTarget | undefined,
+    done: WorkerRunDone,
+  ): void {
     if (this.#state !== "idle") throw new Error(`A ${this.#state} worker cannot take a run.`);
-    const id = this.#nextRunId++;
-    markerCounter++;
-    const marker = `\n\u0000aintern-run-end:${markerSalt}:${markerCounter}\u0000\n`;
-    const frame = encodeFrame({ ...request, id, marker }, this.#config.limits.maxMessageBytes);
+    const id = this.#nextRunId;
+    const request: RunRequest = {
+      type: "run",
+      id,
+      tool: tool.index,
+      // JSON leaves `load` out once the worker has the tool.
+      load: this.#loaded.has(tool.index) ? undefined : tool.load,
+      progress: progress !== undefined,
+      context,
+      salt: this.#saltSent ? undefined : this.#salt,
+    };
+    const frame = encodeFrame(request, this.#config.limits.maxMessageBytes);
+    this.#saltSent = true;
+    this.#nextRunId++;
     this.#state = "busy";
     this.#ref(true);
-    return new Promise<WorkerRunResult>((resolve) => {
-      const run: ActiveRun = {
-        id,
-        options,
-        resolve,
-        final: undefined,
-        stdoutDone: false,
-        stderrDone: false,
-        needStdout: false,
-        needStderr: false,
-        stopping: undefined,
-        stopWatchdog: () => {},
-        timer: undefined,
-      };
-      this.#run = run;
-      this.#stdout.begin(marker, () => {
-        run.stdoutDone = true;
-        this.#maybeFinish(run);
-      });
-      this.#stderr.begin(marker, () => {
-        run.stderrDone = true;
-        this.#maybeFinish(run);
-      });
-      if (this.#residentBaseline !== undefined && this.pid !== undefined) {
-        run.stopWatchdog = watchResidentMemory(
-          this.pid,
-          this.#residentBaseline + this.memoryMb * mib,
-          this.#config.memoryCheckIntervalMs,
-          (bytes) =>
-            this.stop(
-              "memory",
-              `resident memory reached ${Math.round(bytes / mib)} MB (${this.memoryMb} MB over an idle worker's ${Math.round((this.#residentBaseline ?? 0) / mib)} MB allowed)`,
-            ),
-        );
-      }
-      this.#channel.write(frame);
-    });
+    this.#run = new ActiveRun(id, tool.index, maxOutputBytes, progress, done);
+    // Sent first: the worker starts on it while the host gets ready for the run's end (no event
+    // can arrive before this function returns).
+    this.#channel.write(frame);
+    const marker = runEndMarker(this.#salt, id);
+    this.#stdout.begin(marker, this.#onStdoutMarker);
+    this.#stderr.begin(marker, this.#onStderrMarker);
+    this.#watch?.start();
   }
 
   /** Stops the current run by killing the worker's process group; the run resolves `stopped`. */
@@ -271,7 +285,7 @@ export class WorkerProcess {
     const run = this.#run;
     if (run === undefined || run.stopping !== undefined) return;
     run.stopping = { reason, detail };
-    run.stopWatchdog();
+    this.#watch?.stop();
     this.#stdout.end();
     this.#stderr.end();
     this.#state = "dead";
@@ -338,7 +352,7 @@ export class WorkerProcess {
     }
     if (message.type === "progress") {
       try {
-        run.options.onProgress?.(toolProgressFromJson(message.progress));
+        run.progress?.reportProgress(toolProgressFromJson(message.progress));
       } catch {
         // A broken progress display must not fail the work it displays.
       }
@@ -352,12 +366,24 @@ export class WorkerProcess {
       return;
     }
     run.final = end;
+    // The worker keeps a tool it loaded: later requests name it by its number alone.
+    if (end.kind === "completed" || (end.kind === "threw" && end.phase === "execute")) {
+      this.#loaded.add(run.tool);
+    }
     run.needStdout = message.markers[0];
     run.needStderr = message.markers[1];
     if (!this.#maybeFinish(run)) {
       // The end marker may never come (the tool closed or redirected its stdout).
       run.timer = setTimeout(() => this.#finish(run, end), drainMs);
     }
+  }
+
+  #markerSeen(stdout: boolean): void {
+    const run = this.#run;
+    if (run === undefined) return;
+    if (stdout) run.stdoutDone = true;
+    else run.stderrDone = true;
+    this.#maybeFinish(run);
   }
 
   #maybeFinish(run: ActiveRun): boolean {
@@ -369,13 +395,16 @@ export class WorkerProcess {
 
   #onOutput(capture: OutputCapture, chunk: Buffer): void {
     const run = this.#run;
-    if (capture.push(chunk) === 0 || run === undefined) return;
-    const total = this.#stdout.bytes + this.#stderr.bytes;
-    if (total > run.options.maxOutputBytes && run.stopping === undefined) {
-      this.stop(
-        "output",
-        `more than ${run.options.maxOutputBytes} bytes of output (maxOutputBytes)`,
-      );
+    const collecting = capture.active;
+    const added = capture.push(chunk);
+    if (run === undefined) return;
+    // Code in the worker can learn the marker (it shares the process) and write it early; what
+    // follows is then not kept, but it still counts against the run's limit until the run ends.
+    if (!collecting) run.uncapturedBytes += chunk.length;
+    else if (added === 0) return;
+    const total = this.#stdout.bytes + this.#stderr.bytes + run.uncapturedBytes;
+    if (total > run.maxOutputBytes && run.stopping === undefined) {
+      this.stop("output", `more than ${run.maxOutputBytes} bytes of output (maxOutputBytes)`);
     }
   }
 
@@ -406,8 +435,20 @@ export class WorkerProcess {
       finish();
       return;
     }
-    readResidentBytes(this.pid, (bytes) => {
-      this.#residentBaseline = bytes;
+    const pid = this.pid;
+    readResidentBytes(pid, (bytes) => {
+      if (bytes !== undefined && this.#state === "starting") {
+        this.#watch = new ResidentMemoryWatch(
+          pid,
+          bytes + this.memoryMb * mib,
+          this.#config.memoryCheckIntervalMs,
+          (resident) =>
+            this.stop(
+              "memory",
+              `resident memory reached ${Math.round(resident / mib)} MB (${this.memoryMb} MB over an idle worker's ${Math.round(bytes / mib)} MB allowed)`,
+            ),
+        );
+      }
       finish();
     });
   }
@@ -448,7 +489,7 @@ export class WorkerProcess {
     } else if (run.final !== undefined) {
       this.#finish(run, run.final);
     } else {
-      run.stopWatchdog();
+      this.#watch?.stop();
       void this.#stderrDrained().then(() => {
         const stderrTail = this.#stderrTail.toString("utf8");
         this.#finish(run, {
@@ -466,6 +507,7 @@ export class WorkerProcess {
     if (this.#exitInfo !== undefined) return;
     this.#exitInfo = { code, signal };
     this.#state = "dead";
+    this.#watch?.close();
     this.#ref(false);
     this.#resolveExited();
     if (!this.#deathReported) {
@@ -478,7 +520,7 @@ export class WorkerProcess {
     if (this.#run !== run) return;
     this.#run = undefined;
     clearTimeout(run.timer);
-    run.stopWatchdog();
+    this.#watch?.stop();
     this.#stdout.end();
     this.#stderr.end();
     const outOfMemory = (end.kind === "completed" || end.kind === "threw") && end.outOfMemory;
@@ -491,7 +533,7 @@ export class WorkerProcess {
         this.#ref(false);
       }
     }
-    run.resolve({ end, stdout: this.#stdout.text(), stderr: this.#stderr.text() });
+    run.done(end, this.#stdout.text(), this.#stderr.text());
   }
 
   // ------------------------------------------------------------------------------ helpers

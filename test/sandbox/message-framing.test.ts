@@ -46,6 +46,43 @@ describe("FrameDecoder", () => {
     expect(seen).toEqual([{ text: "split ✓", list: [1, 2] }]);
   });
 
+  it("reads a body correctly when the chunk before it ended exactly after its header", () => {
+    const decoder = new FrameDecoder(limits);
+    const a = encodeFrame({ n: 1, text: "first" }, 1024);
+    const b = encodeFrame({ n: 2, text: "second, longer than a header" }, 1024);
+    const seen: unknown[] = [];
+    // [part of A], [rest of A + header of B], [body of B]: the header of B is read by the slow
+    // path and nothing stays buffered, yet the next chunk is a body, not a header.
+    seen.push(...decoder.push(a.subarray(0, 5)).messages);
+    seen.push(...decoder.push(Buffer.concat([a.subarray(5), b.subarray(0, 4)])).messages);
+    const last = decoder.push(b.subarray(4));
+    expect(last.violation).toBeUndefined();
+    seen.push(...last.messages);
+    expect(seen).toEqual([
+      { n: 1, text: "first" },
+      { n: 2, text: "second, longer than a header" },
+    ]);
+    // A header split 2 + 2, then its body in one chunk.
+    const c = encodeFrame({ n: 3 }, 1024);
+    expect(decoder.push(c.subarray(0, 2)).messages).toEqual([]);
+    expect(decoder.push(c.subarray(2, 4)).messages).toEqual([]);
+    expect(decoder.push(c.subarray(4))).toEqual({ messages: [{ n: 3 }] });
+  });
+
+  it("keeps a copy of an incomplete frame from a transient chunk (a reused read buffer)", () => {
+    const decoder = new FrameDecoder(limits);
+    const frame = Buffer.concat([encodeFrame({ n: 1 }, 1024), encodeFrame({ text: "kept" }, 1024)]);
+    const readBuffer = Buffer.alloc(64);
+    const cut = frame.length - 3;
+    frame.copy(readBuffer, 0, 0, cut);
+    expect(decoder.push(readBuffer.subarray(0, cut), true).messages).toEqual([{ n: 1 }]);
+    // The next read overwrites the buffer: what was kept must not change with it.
+    readBuffer.fill(0x7b);
+    frame.copy(readBuffer, 0, cut);
+    expect(decoder.push(readBuffer.subarray(0, 3), true).messages).toEqual([{ text: "kept" }]);
+    expect(decoder.bufferedBytes).toBe(0);
+  });
+
   it("refuses an announced length over the limit from the header alone", () => {
     const decoder = new FrameDecoder(limits);
     const { messages, violation } = decoder.push(header(0xffff_fff0));
@@ -96,6 +133,12 @@ describe("exceedsJsonDepth", () => {
   it("counts objects and arrays alike", () => {
     expect(exceedsJsonDepth('{"a":[{"b":[]}]}', 4)).toBe(false);
     expect(exceedsJsonDepth('{"a":[{"b":[]}]}', 3)).toBe(true);
+  });
+
+  it("scans a text with more brackets than the limit, counting only those outside strings", () => {
+    const brackets = JSON.stringify({ text: "[{".repeat(50), list: [[1], [2], [3]] });
+    expect(exceedsJsonDepth(brackets, 3)).toBe(false);
+    expect(exceedsJsonDepth(brackets, 2)).toBe(true);
   });
 
   it("treats scalars as depth 0", () => {

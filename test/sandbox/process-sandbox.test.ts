@@ -4,7 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AinternError, type Tool, ToolErrorCode } from "../../src/core/index.js";
+import {
+  ServiceContainer,
+  ToolExecutionContext,
+  type ToolProgress,
+} from "../../src/context/index.js";
+import { AinternError, Cancellation, type Tool, ToolErrorCode } from "../../src/core/index.js";
 import { ArtifactAction, ArtifactType, ToolArtifact, ToolResult } from "../../src/result/index.js";
 import {
   ProcessSandbox,
@@ -154,6 +159,21 @@ describe("ProcessSandbox: a normal run", () => {
     expect(run.progress[1]?.totalItems).toBe(10);
   });
 
+  it("carries multi-megabyte parameters and results, call after call on one process", async () => {
+    for (const size of [10, 70_000, 3_000_000, 100, 1]) {
+      const text = "é".repeat(size);
+      const echoed = completed(
+        (await runTool(sandbox, tools.echo, { parameters: { text, list: [size] } })).outcome,
+      ).data as { parameters: { text: string; list: number[] } };
+      expect(echoed.parameters.text === text).toBe(true);
+      expect(echoed.parameters.list).toEqual([size]);
+      const large = completed(
+        (await runTool(sandbox, tools.large, { parameters: { size } })).outcome,
+      );
+      expect((large.data as string).length).toBe(size);
+    }
+  });
+
   it("reuses the same warm process for consecutive clean runs", async () => {
     const first = completed((await runTool(sandbox, tools.pid)).outcome).data as { pid: number };
     const second = completed((await runTool(sandbox, tools.pid)).outcome).data as { pid: number };
@@ -258,6 +278,36 @@ describe("ProcessSandbox: tools that will not stop", () => {
     await expectPoolWorks(sandbox, run.pid);
   });
 
+  it("waits on the executor's Cancellation without making its signal, and kills on its abort", async () => {
+    await ready(sandbox);
+    const cancellation = new Cancellation();
+    const options = {
+      cancellation,
+      timeoutMs: 10_000,
+      get signal(): AbortSignal {
+        throw new Error("The sandbox made the signal.");
+      },
+    };
+    let pid: number | undefined;
+    const context = (tool: Tool): ToolExecutionContext =>
+      new ToolExecutionContext({
+        services: new ServiceContainer(),
+        toolId: tool.id,
+        progress: (update: ToolProgress) => {
+          pid = (JSON.parse(update.message) as { pid: number }).pid;
+          seenPids.add(pid);
+          cancellation.abort(new Error("cancelled by the test"));
+        },
+      });
+    expect(completed(await sandbox.run(tools.pid, context(tools.pid), options)).success).toBe(true);
+    const started = performance.now();
+    const outcome = await sandbox.run(tools.busyLoop, context(tools.busyLoop), options);
+    expect(outcome).toEqual({ kind: "aborted", mayStillBeRunning: false });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await expectNothingLeft(pid);
+    await expectPoolWorks(sandbox, pid);
+  });
+
   it("stops a run with its own timer when the signal never aborts, as a timeout result", async () => {
     await ready(sandbox);
     const run = await runTool(sandbox, tools.busyLoop, { timeoutMs: 500, noSignalTimeout: true });
@@ -287,6 +337,44 @@ describe("ProcessSandbox: tools that break a limit", () => {
     expect(run.elapsedMs).toBeLessThan(5_000 + graceMs);
     await expectNothingLeft(run.pid);
     await expectPoolWorks(sandbox, run.pid);
+  });
+
+  it("takes a timeout longer than setTimeout's 24.8-day limit without spinning or warning", async () => {
+    await ready(sandbox);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on("warning", onWarning);
+    try {
+      const thirtyDays = 30 * 24 * 60 * 60 * 1_000;
+      const run = await runTool(sandbox, tools.echo, { sandboxTimeoutMs: thirtyDays });
+      const result = completed(run.outcome);
+      expect(result.success).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(warnings.filter((w) => w.name === "TimeoutOverflowWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("counts output written after a forged run-end marker against maxOutputBytes", async () => {
+    const pool = new ProcessSandbox({
+      poolSize: 1,
+      maxOutputBytes: 1_000,
+      preloadModules: [fixtureModule],
+    });
+    try {
+      const spied = completed((await runTool(pool, tools.forgesMarker)).outcome);
+      expect(spied.data).toBe("spied");
+      const forged = completed(
+        (await runTool(pool, tools.forgesMarker, { timeoutMs: 10_000 })).outcome,
+      );
+      expect(forged.success).toBe(false);
+      expect(forged.errorCode).toBe(SandboxErrorCode.OutputLimitExceeded);
+    } finally {
+      await pool.close();
+    }
   });
 
   it("applies a tool's smaller constraints.maxOutputBytes", async () => {
