@@ -5,12 +5,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../core/index.js";
-import {
-  ToolArtifact,
-  type ToolResult,
-  ToolResultBuilder,
-  type ToolResultJson,
-} from "../result/index.js";
+import { type ToolResult, type ToolResultJson, toolResultFromJson } from "../result/index.js";
 import {
   ToolValidationError,
   ToolValidationResult,
@@ -269,33 +264,13 @@ function resultToRecord(result: ToolResult): ToolResultJson {
   return JSON.parse(JSON.stringify(result.toJSON())) as ToolResultJson;
 }
 
-// ToolResult has no fromJSON; its builder rebuilds everything but artifact timestamps.
+// The result module rebuilds it, checking every member (a record may come from a database).
 function resultFromRecord(record: ToolResultJson): ToolResult {
-  const builder = ToolResultBuilder.create();
-  if (record.success) builder.asSuccess();
-  else builder.asFailure(record.error ?? "", record.errorCode);
-  builder.withMessage(record.message ?? "");
-  for (const a of record.artifacts ?? []) {
-    builder.withArtifact(
-      ToolArtifact.custom(a.type, a.path, {
-        ...(a.description !== undefined && { description: a.description }),
-        ...(a.size !== undefined && { size: a.size }),
-        ...(a.mimeType !== undefined && { mimeType: a.mimeType }),
-        ...(a.contentHash !== undefined && { contentHash: a.contentHash }),
-        isNew: a.isNew,
-        action: a.action,
-      }),
-    );
+  try {
+    return toolResultFromJson(record);
+  } catch (error) {
+    throw invalid(`its result is not a tool result (${(error as Error).message})`);
   }
-  if (record.durationMs !== undefined && record.durationMs > 0) {
-    builder.withDuration(record.durationMs);
-  }
-  builder.withSuggestions(record.suggestedFollowUps ?? []);
-  if (record.shouldTruncate) builder.withTruncation(record.maxDataLength);
-  for (const [key, value] of Object.entries(record.metadata ?? {})) {
-    builder.withMetadata(key, value);
-  }
-  return record.data === undefined ? builder.build() : builder.withData(record.data).build();
 }
 
 function exceptionToRecord(exception: unknown): { name: string; message: string } | null {

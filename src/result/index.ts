@@ -12,6 +12,7 @@ export {
 } from "./tool-artifact.js";
 export { type ToLlmContextOptions, ToolResult, type ToolResultJson } from "./tool-result.js";
 export { ToolResultBuilder } from "./tool-result-builder.js";
+export { toolArtifactFromJson, toolResultFromJson } from "./tool-result-from-json.js";
 export { defaultMaxDataLength, truncateText, truncationMarker } from "./truncate-text.js";
 export type {
   ValidationErrorLike,

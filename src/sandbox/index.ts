@@ -9,9 +9,5 @@ export {
 export { RoutingSandbox, type RoutingSandboxConfig } from "./routing-sandbox.js";
 export { SandboxError, SandboxErrorCode } from "./sandbox-error.js";
 export { type IsolationPolicy, type SandboxChoice, selectSandbox } from "./select-sandbox.js";
-export {
-  toolArtifactFromJson,
-  toolProgressFromJson,
-  toolResultFromJson,
-} from "./tool-result-from-json.js";
+export { toolProgressFromJson } from "./tool-progress-from-json.js";
 export type { SandboxOutcome, SandboxRunOptions, ToolSandbox } from "./tool-sandbox.js";

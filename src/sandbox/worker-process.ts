@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import type { ToolProgress } from "../context/index.js";
-import type { ToolResult } from "../result/index.js";
+import { type ToolResult, toolResultFromJson } from "../result/index.js";
 import { ResidentMemoryWatch, readResidentBytes } from "./memory-watchdog.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
 import { OutputCapture } from "./output-capture.js";
@@ -19,7 +19,7 @@ import {
   type ToolSourceData,
   type WorkerMessage,
 } from "./sandbox-protocol.js";
-import { toolProgressFromJson, toolResultFromJson } from "./tool-result-from-json.js";
+import { toolProgressFromJson } from "./tool-progress-from-json.js";
 
 /** How one worker is started. Internal to the folder. */
 export interface WorkerProcessConfig {

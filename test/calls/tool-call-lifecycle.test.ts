@@ -493,6 +493,16 @@ describe("ToolCallLifecycle records", () => {
     expect(restored.result?.errorCode).toBe("Custom");
   });
 
+  it("names the result when a record's result is not a tool result", () => {
+    const good = lifecycleIn(S.Parsed).toRecord();
+    const record = { ...good, result: { success: true, durationMs: -1 } };
+    expect(() =>
+      ToolCallLifecycle.fromRecord(record as unknown as ToolCallLifecycleRecord),
+    ).toThrow(
+      /its result is not a tool result \(Invalid result JSON: 'durationMs' has the wrong type\)/,
+    );
+  });
+
   it("refuses records that are not lifecycle records", () => {
     const good = lifecycleIn(S.Parsed).toRecord();
     const bad: unknown[] = [
@@ -504,6 +514,8 @@ describe("ToolCallLifecycle records", () => {
       { ...good, request: { ...good.request, parameters: [1] } },
       { ...good, request: { ...good.request, requestedAt: "yesterday" } },
       { ...good, transitions: [{ from: "Parsed", to: "Nowhere", at: good.request.requestedAt }] },
+      { ...good, result: { success: "yes" } },
+      { ...good, result: { success: true, artifacts: [{ type: "file" }] } },
     ];
     for (const record of bad) {
       expect(() => ToolCallLifecycle.fromRecord(record as ToolCallLifecycleRecord)).toThrow(

@@ -6,12 +6,10 @@ import {
   ToolArtifact,
   ToolResult,
   ToolResultBuilder,
-} from "../../src/result/index.js";
-import {
   toolArtifactFromJson,
-  toolProgressFromJson,
   toolResultFromJson,
-} from "../../src/sandbox/index.js";
+} from "../../src/result/index.js";
+import { toolProgressFromJson } from "../../src/sandbox/index.js";
 
 /** The JSON forms without their timestamps (a rebuilt artifact is stamped anew). */
 function comparable(result: ToolResult): unknown {

@@ -1,17 +1,12 @@
-import { ToolProgress } from "../context/index.js";
 import { isJsonObject } from "../core/index.js";
-import {
-  ArtifactAction,
-  defaultMaxDataLength,
-  ToolArtifact,
-  type ToolArtifactJson,
-  type ToolResult,
-  ToolResultBuilder,
-  type ToolResultJson,
-} from "../result/index.js";
+import { ArtifactAction } from "./artifact-action.js";
+import { ToolArtifact, type ToolArtifactJson } from "./tool-artifact.js";
+import type { ToolResult, ToolResultJson } from "./tool-result.js";
+import { ToolResultBuilder } from "./tool-result-builder.js";
+import { defaultMaxDataLength } from "./truncate-text.js";
 
-// Rebuilds results, artifacts and progress from their JSON forms (`toJSON()`), checking every
-// member: the JSON comes from another process and may have been written by the tool itself.
+// Rebuilds results and artifacts from their JSON forms (`toJSON()`), checking every member: the
+// JSON may come from another process (a sandboxed tool wrote it) or from a database.
 
 function fail(what: string, detail: string): never {
   throw new TypeError(`Invalid ${what} JSON: ${detail}`);
@@ -113,35 +108,4 @@ export function toolResultFromJson(json: ToolResultJson | unknown, exception?: E
   }
   if (!success && exception !== undefined) builder.withException(exception);
   return builder.build();
-}
-
-/**
- * A {@link ToolProgress} from its JSON form or init (`progress.toJSON()` / `toInit()`); members
- * of the wrong type are dropped, computed members ignored.
- */
-export function toolProgressFromJson(json: unknown): ToolProgress {
-  const progress =
-    typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
-  const pick = <T>(key: string, check: (value: unknown) => value is T): T | undefined => {
-    const value = progress[key];
-    return Object.hasOwn(progress, key) && check(value) ? value : undefined;
-  };
-  const message = pick("message", isString);
-  const percentComplete = pick("percentComplete", isFiniteNumber);
-  const currentOperation = pick("currentOperation", isString);
-  const itemsProcessed = pick("itemsProcessed", isFiniteNumber);
-  const totalItems = pick("totalItems", isFiniteNumber);
-  const estimatedRemainingMs = pick("estimatedRemainingMs", isFiniteNumber);
-  const hasWarning = pick("hasWarning", isBoolean);
-  const warningMessage = pick("warningMessage", isString);
-  return new ToolProgress({
-    ...(message !== undefined && { message }),
-    ...(percentComplete !== undefined && { percentComplete }),
-    ...(currentOperation !== undefined && { currentOperation }),
-    ...(itemsProcessed !== undefined && { itemsProcessed }),
-    ...(totalItems !== undefined && { totalItems }),
-    ...(estimatedRemainingMs !== undefined && { estimatedRemainingMs }),
-    ...(hasWarning !== undefined && { hasWarning }),
-    ...(warningMessage !== undefined && { warningMessage }),
-  });
 }
