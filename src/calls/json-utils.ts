@@ -13,29 +13,37 @@ export function canonicalJson(value: JsonValue): string {
   return `{${members.join(",")}}`;
 }
 
+/** The values {@link deepFreezeJson} froze, all the way down. */
+const deepFrozen = new WeakSet<object>();
+
 /**
  * Freezes a JSON value and everything in it. Iterative, so a deeply nested value the model sent
  * cannot overflow the stack.
  */
 export function deepFreezeJson<T extends JsonValue>(value: T): T {
   const stack: JsonValue[] = [value];
+  const seen = new Set<object>();
   while (stack.length > 0) {
     const current = stack.pop();
-    if (current === null || typeof current !== "object" || Object.isFrozen(current)) continue;
+    if (current === null || typeof current !== "object" || deepFrozen.has(current)) continue;
+    if (seen.has(current)) continue; // a cycle (structuredClone keeps them) or a shared object
+    seen.add(current);
     Object.freeze(current);
     for (const child of Object.values(current)) {
       if (child !== null && typeof child === "object") stack.push(child);
     }
   }
+  if (value !== null && typeof value === "object") deepFrozen.add(value);
   return value;
 }
 
 /**
- * A frozen copy of a JSON object. An already frozen object is taken as is: aintern only freezes
- * values it built itself, deeply.
+ * A frozen copy of a JSON object. One that {@link deepFreezeJson} froze is taken as is; any other
+ * is copied first, even when frozen: `Object.freeze` is shallow, and a caller holding a nested
+ * object could otherwise change parameters after they were checked or approved.
  */
 export function frozenJsonObject(value: JsonObject): JsonObject {
-  if (Object.isFrozen(value)) return value;
+  if (deepFrozen.has(value)) return value;
   return deepFreezeJson(structuredClone(value));
 }
 

@@ -1,11 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { ToolCallRequest, ToolCallRequestBuilder } from "../../src/calls/index.js";
+import {
+  ApprovalDecision,
+  ToolCallRequest,
+  ToolCallRequestBuilder,
+} from "../../src/calls/index.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { ToolValidationError, ToolValidationResult } from "../../src/validation/index.js";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("ToolCallRequest", () => {
+  it("copies shallow-frozen parameters: a nested object changed later does not change the request", () => {
+    const nested = { path: "a.txt" };
+    const parameters = Object.freeze({ target: nested });
+    const request = new ToolCallRequest({ id: "r1", toolId: "file-read", parameters });
+    nested.path = "/etc/passwd";
+    expect(request.parameters).toEqual({ target: { path: "a.txt" } });
+    expect(Object.isFrozen(request.parameters.target)).toBe(true);
+
+    const edit = { path: "b.txt" };
+    const decision = ApprovalDecision.approveWithModifications(Object.freeze({ target: edit }));
+    edit.path = "/etc/shadow";
+    expect(decision.modifiedParameters).toEqual({ target: { path: "b.txt" } });
+  });
+
   it("ToolCallRequest_Create_HasUniqueId: every request gets its own UUID", () => {
     const a = ToolCallRequest.create("file-read", "Read File", { path: "a.txt" }, 1);
     const b = ToolCallRequest.create("file-read", "Read File", { path: "a.txt" }, 1);
