@@ -10,6 +10,7 @@ import {
   interruptRecord,
   MemoryToolCallStore,
   parseToolCalls,
+  type ToolCallBatch,
   ToolCallLifecycle,
   ToolCallProcessor,
   ToolCallRequest,
@@ -133,6 +134,32 @@ function blockingTool() {
   });
 }
 
+/**
+ * Starts processing call `call_block` on `store` with a tool that runs until stopped, and waits
+ * until the tool runs. `resubmit(store)` processes the same call again through a new processor.
+ */
+async function startBlockingCall(store: ToolCallStore) {
+  const blocking = blockingTool();
+  const executor = new ToolExecutor({ registry: new ToolRegistry({ tools: [blocking] }) });
+  const controller = new AbortController();
+  const batch = openAIBatch([["call_block", "blocking", {}]]);
+  const running = new ToolCallProcessor({ executor, store }).process(batch, controller.signal);
+  await waitFor(() => blocking.executeCallCount === 1);
+  return {
+    blocking,
+    batch,
+    async resubmit(on: ToolCallStore): Promise<ToolCallBatch> {
+      const again = openAIBatch([["call_block", "blocking", {}]]);
+      await new ToolCallProcessor({ executor, store: on }).process(again);
+      return again;
+    },
+    async stop(): Promise<void> {
+      controller.abort();
+      await running;
+    },
+  };
+}
+
 describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => {
   const calls: CallSpec[] = [
     ["call_count", "counter", {}],
@@ -253,15 +280,7 @@ describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => 
 
   it("a record left Executing is marked Failed as interrupted, and the call is not run again", async () => {
     const opened = await target.open();
-    const blocking = blockingTool();
-    const executor = new ToolExecutor({ registry: new ToolRegistry({ tools: [blocking] }) });
-    const controller = new AbortController();
-    const batch = openAIBatch([["call_block", "blocking", {}]]);
-    const running = new ToolCallProcessor({ executor, store: opened.calls }).process(
-      batch,
-      controller.signal,
-    );
-    await waitFor(() => blocking.executeCallCount === 1);
+    const call = await startBlockingCall(opened.calls);
     expect((await opened.calls.get("call_block"))?.record.status).toBe(ToolCallStatus.Executing);
 
     const { calls: store } = await opened.restart();
@@ -275,88 +294,55 @@ describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => 
     });
     expect(await store.markInterrupted()).toBe(0);
 
-    const again = openAIBatch([["call_block", "blocking", {}]]);
-    await new ToolCallProcessor({ executor, store }).process(again);
-    expect(blocking.executeCallCount).toBe(1);
+    const again = await call.resubmit(store);
+    expect(call.blocking.executeCallCount).toBe(1);
     expect(again.getLifecycle(again.calls[0]!)?.status).toBe(ToolCallStatus.Failed);
     expect(toProviderMessages(again, "openai-chat")[0]!.content).toContain("Interrupted");
-
-    controller.abort();
-    await running;
+    await call.stop();
   });
 
   it("a record left Executing that nobody marked is never run again by the next processor", async () => {
     const opened = await target.open();
-    const blocking = blockingTool();
-    const executor = new ToolExecutor({ registry: new ToolRegistry({ tools: [blocking] }) });
-    const controller = new AbortController();
-    const running = new ToolCallProcessor({ executor, store: opened.calls }).process(
-      openAIBatch([["call_block", "blocking", {}]]),
-      controller.signal,
-    );
-    await waitFor(() => blocking.executeCallCount === 1);
+    const call = await startBlockingCall(opened.calls);
     const { calls: store } = await opened.restart();
 
-    const again = openAIBatch([["call_block", "blocking", {}]]);
-    await new ToolCallProcessor({ executor, store }).process(again);
-    expect(blocking.executeCallCount).toBe(1);
+    const again = await call.resubmit(store);
+    expect(call.blocking.executeCallCount).toBe(1);
     expect(again.getLifecycle(again.calls[0]!)?.errorMessage).toBe(interruptedCallMessage);
     expect((await store.get("call_block"))?.record.status).toBe(ToolCallStatus.Failed);
-
-    controller.abort();
-    await running;
+    await call.stop();
   });
 
   it("the same call submitted again while it runs is refused, not run twice nor marked interrupted", async () => {
     const opened = await target.open();
-    const blocking = blockingTool();
-    const executor = new ToolExecutor({ registry: new ToolRegistry({ tools: [blocking] }) });
-    const controller = new AbortController();
-    const first = openAIBatch([["call_block", "blocking", {}]]);
-    const running = new ToolCallProcessor({ executor, store: opened.calls }).process(
-      first,
-      controller.signal,
-    );
-    await waitFor(() => blocking.executeCallCount === 1);
+    const call = await startBlockingCall(opened.calls);
 
-    // A second processor on the same store, and the same one again, while the call runs.
-    const again = openAIBatch([["call_block", "blocking", {}]]);
-    await new ToolCallProcessor({ executor, store: opened.calls }).process(again);
+    // A second processor on the same store, while the call runs.
+    const again = await call.resubmit(opened.calls);
     const refused = again.getLifecycle(again.calls[0]!);
     expect(refused?.status).toBe(ToolCallStatus.Cancelled);
     expect(refused?.errorMessage).toContain("already being processed");
-    expect(blocking.executeCallCount).toBe(1);
+    expect(call.blocking.executeCallCount).toBe(1);
     expect((await opened.calls.get("call_block"))?.record.status).toBe(ToolCallStatus.Executing);
 
-    controller.abort();
-    await running;
+    await call.stop();
     const stored = await opened.calls.get("call_block");
     expect(stored?.record.errorMessage).not.toBe(interruptedCallMessage);
-    expect(first.getLifecycle(first.calls[0]!)?.isTerminal).toBe(true);
+    expect(call.batch.getLifecycle(call.batch.calls[0]!)?.isTerminal).toBe(true);
   });
 
   it("a call executing under another open store on the same database is not marked interrupted", async () => {
     const opened = await target.open();
     if (opened.alongside === undefined) return; // memory stores are one per process
-    const blocking = blockingTool();
-    const executor = new ToolExecutor({ registry: new ToolRegistry({ tools: [blocking] }) });
-    const controller = new AbortController();
-    const running = new ToolCallProcessor({ executor, store: opened.calls }).process(
-      openAIBatch([["call_block", "blocking", {}]]),
-      controller.signal,
-    );
-    await waitFor(() => blocking.executeCallCount === 1);
+    const call = await startBlockingCall(opened.calls);
 
     const { calls: second } = await opened.alongside();
-    const again = openAIBatch([["call_block", "blocking", {}]]);
-    await new ToolCallProcessor({ executor, store: second }).process(again);
+    const again = await call.resubmit(second);
     expect(again.getLifecycle(again.calls[0]!)?.status).toBe(ToolCallStatus.Cancelled);
-    expect(blocking.executeCallCount).toBe(1);
+    expect(call.blocking.executeCallCount).toBe(1);
     expect((await second.get("call_block"))?.record.status).toBe(ToolCallStatus.Executing);
     expect(await second.markInterrupted()).toBe(0);
-
-    controller.abort();
-    await running;
+    await call.stop();
   });
 
   it("a tool-scoped grant survives the restart: listed, used without asking, and revocable", async () => {
