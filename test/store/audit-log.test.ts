@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   type AuditRecord,
   AuditStatus,
@@ -6,7 +6,7 @@ import {
   InvalidAuditRecordError,
   type Store,
 } from "../../src/store/index.js";
-import { type StoreTarget, storeTargets } from "./store-targets.js";
+import { storeTargets, useStoreTarget } from "./store-targets.js";
 
 const base = Date.UTC(2026, 1, 4, 10, 0, 0);
 
@@ -25,16 +25,11 @@ function record(overrides: Partial<AuditRecord> & { executionId: string }): Audi
 }
 
 describe.each(storeTargets)("audit log on $name", ({ make }) => {
-  let target: StoreTarget;
+  const target = useStoreTarget(make);
   let store: Store;
 
   beforeAll(async () => {
-    target = make();
     store = await target.place().open();
-  });
-
-  afterAll(async () => {
-    await target.cleanup();
   });
 
   it("round-trips every column of a completed execution", async () => {

@@ -1,11 +1,17 @@
 import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ToolErrorCode } from "../../src/core/index.js";
 import { AuditStatus } from "../../src/store/index.js";
 import { killed, sessionsGone, startChild } from "./crash-helpers.js";
-import { postgresUrl, type StorePlace, type StoreTarget, storeTargets } from "./store-targets.js";
+import {
+  postgresUrl,
+  type StorePlace,
+  type StoreTarget,
+  storeTargets,
+  useStoreTarget,
+} from "./store-targets.js";
 
 /** Starts the audit fixture and resolves once it has begun its executions. */
 function startAuditChild(place: StorePlace, applicationName: string, executionId: string) {
@@ -13,15 +19,7 @@ function startAuditChild(place: StorePlace, applicationName: string, executionId
 }
 
 describe.each(storeTargets)("crash recovery on $name", ({ make }) => {
-  let target: StoreTarget;
-
-  beforeAll(() => {
-    target = make();
-  });
-
-  afterAll(async () => {
-    await target.cleanup();
-  });
+  const target = useStoreTarget(make);
 
   it("turns an execution whose process was killed into an interrupted row on the next open", async () => {
     const place = target.place();

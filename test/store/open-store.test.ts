@@ -22,7 +22,7 @@ import {
   toolExecutionsIndexName,
 } from "../../src/store/index.js";
 import { toolCallRecord } from "./fixtures/tool-call-records.js";
-import { type StoreTarget, storeTargets } from "./store-targets.js";
+import { storeTargets, useStoreTarget } from "./store-targets.js";
 
 const startedAt = new Date(Date.UTC(2026, 1, 4));
 
@@ -128,15 +128,7 @@ describe("openStore URLs and options", () => {
 });
 
 describe.each(storeTargets)("openStore on $name", ({ make }) => {
-  let target: StoreTarget;
-
-  beforeAll(() => {
-    target = make();
-  });
-
-  afterAll(async () => {
-    await target.cleanup();
-  });
+  const target = useStoreTarget(make);
 
   it("runs the migrations once: opening twice keeps rows and applies nothing twice", async () => {
     const place = target.place();

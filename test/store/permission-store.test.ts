@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type PermissionGrant, RememberedPermissions } from "../../src/approval/index.js";
 import { RiskLevel, ToolCategory } from "../../src/core/index.js";
 import { InvalidPermissionGrantError, StoreClosedError } from "../../src/store/index.js";
-import { type StoreTarget, storeTargets } from "./store-targets.js";
+import { storeTargets, useStoreTarget } from "./store-targets.js";
 
 const createdAt = new Date(Date.UTC(2026, 10, 25, 9, 30, 15, 123));
 
@@ -18,15 +18,7 @@ function grant(overrides: Partial<PermissionGrant> = {}): PermissionGrant {
 }
 
 describe.each(storeTargets)("store.permissions on $name", ({ make }) => {
-  let target: StoreTarget;
-
-  beforeAll(() => {
-    target = make();
-  });
-
-  afterAll(async () => {
-    await target.cleanup();
-  });
+  const target = useStoreTarget(make);
 
   it("round-trips a grant with every field, dates as Date objects, across a reopen", async () => {
     const place = target.place();

@@ -1,21 +1,13 @@
 import Database from "better-sqlite3";
 import { Kysely, Migrator, NO_MIGRATIONS, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreMigrationError } from "../../src/store/index.js";
 import { migrationTableNames, storeMigrations } from "../../src/store/store-migrations.js";
-import { postgresUrl, type StoreTarget, storeTargets } from "./store-targets.js";
+import { postgresUrl, type StoreTarget, storeTargets, useStoreTarget } from "./store-targets.js";
 
 describe.each(storeTargets)("store migrations on $name", ({ make }) => {
-  let target: StoreTarget;
-
-  beforeAll(() => {
-    target = make();
-  });
-
-  afterAll(async () => {
-    await target.cleanup();
-  });
+  const target = useStoreTarget(make);
 
   it("roll back to an empty database and up again", async () => {
     const place = target.place();

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { openStore, type Store, type StoreConfig } from "../../src/store/index.js";
 
 /** The PostgreSQL server the tests use; when it is not reachable the PostgreSQL tests fail. */
@@ -103,3 +104,29 @@ export const storeTargets: readonly { readonly name: string; readonly make: () =
     { name: "sqlite", make: sqliteTarget },
     { name: "postgres", make: postgresTarget },
   ];
+
+/**
+ * The target of one `describe.each(storeTargets)` block: made before the block's tests and
+ * cleaned up after them. Call it in the block's body; use it only inside tests and hooks.
+ */
+export function useStoreTarget(make: () => StoreTarget): StoreTarget {
+  let target: StoreTarget | undefined;
+  const current = (): StoreTarget => {
+    if (target === undefined) throw new Error("The store target is used outside a test.");
+    return target;
+  };
+  beforeAll(() => {
+    target = make();
+  });
+  afterAll(async () => {
+    await target?.cleanup();
+  });
+  return {
+    get dialect() {
+      return current().dialect;
+    },
+    place: () => current().place(),
+    rawQuery: (place, text, values) => current().rawQuery(place, text, values),
+    cleanup: () => current().cleanup(),
+  };
+}

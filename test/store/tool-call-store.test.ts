@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   interruptedCallMessage,
   ToolCallLifecycle,
@@ -15,7 +15,13 @@ import {
 } from "../../src/store/index.js";
 import { killed, sessionsGone, startChild } from "./crash-helpers.js";
 import { toolCallRecord } from "./fixtures/tool-call-records.js";
-import { postgresUrl, type StorePlace, type StoreTarget, storeTargets } from "./store-targets.js";
+import {
+  postgresUrl,
+  type StorePlace,
+  type StoreTarget,
+  storeTargets,
+  useStoreTarget,
+} from "./store-targets.js";
 
 const S = ToolCallStatus;
 
@@ -57,15 +63,7 @@ function expectInterrupted(record: ToolCallLifecycleRecord | undefined, before: 
 }
 
 describe.each(storeTargets)("store.calls on $name", ({ make }) => {
-  let target: StoreTarget;
-
-  beforeAll(() => {
-    target = make();
-  });
-
-  afterAll(async () => {
-    await target.cleanup();
-  });
+  const target = useStoreTarget(make);
 
   it("saves and gets a call with its session, record and update time", async () => {
     const store = await target.place().open();
