@@ -1,7 +1,7 @@
 import {
   isFinalEventType,
   type ToolExecutionEvent,
-  type ToolExecutionEventType,
+  ToolExecutionEventType,
 } from "./tool-execution-event.js";
 
 /** Fields per event in the flat log: type, tool, message, elapsed, time, percent, data. */
@@ -116,12 +116,12 @@ export class ExecutionTracker {
       }
     }
     if (
-      log[0] !== "Started" ||
+      log[0] !== ToolExecutionEventType.Started ||
       log[2] !== STANDARD_MESSAGES.started ||
       log[3] !== 0 ||
-      log[STRIDE] !== "InProgress" ||
+      log[STRIDE] !== ToolExecutionEventType.InProgress ||
       log[STRIDE + 2] !== STANDARD_MESSAGES.inProgress ||
-      log[2 * STRIDE] !== "Completed" ||
+      log[2 * STRIDE] !== ToolExecutionEventType.Completed ||
       log[2 * STRIDE + 2] !== STANDARD_MESSAGES.completed
     ) {
       return false;
@@ -143,16 +143,22 @@ export class ExecutionTracker {
   ): ExecutionTracker {
     const tracker = new ExecutionTracker(executionId);
     const startedAt = times[offset] as number;
-    tracker.record("Started", toolName, STANDARD_MESSAGES.started, 0, startedAt);
     tracker.record(
-      "InProgress",
+      ToolExecutionEventType.Started,
+      toolName,
+      STANDARD_MESSAGES.started,
+      0,
+      startedAt,
+    );
+    tracker.record(
+      ToolExecutionEventType.InProgress,
       toolName,
       STANDARD_MESSAGES.inProgress,
       times[offset + 1],
       times[offset + 2] as number,
     );
     tracker.record(
-      "Completed",
+      ToolExecutionEventType.Completed,
       toolName,
       STANDARD_MESSAGES.completed,
       times[offset + 3],

@@ -1,7 +1,13 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import type { Tool } from "../core/index.js";
+import { type Tool, takesSignal } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
-import type { SandboxOutcome, SandboxRunOptions, ToolSandbox } from "./tool-sandbox.js";
+import {
+  onRunAborted,
+  runAborted,
+  type SandboxOutcome,
+  type SandboxRunOptions,
+  type ToolSandbox,
+} from "./tool-sandbox.js";
 
 const stoppedBeforeStart: SandboxOutcome = Object.freeze({
   kind: "aborted",
@@ -23,19 +29,17 @@ export class InProcessSandbox implements ToolSandbox {
     context: ToolExecutionContext,
     options: SandboxRunOptions,
   ): Promise<SandboxOutcome> {
-    const { cancellation } = options;
-    if (cancellation === undefined ? options.signal.aborted : cancellation.aborted) {
-      return Promise.resolve(stoppedBeforeStart);
-    }
+    if (runAborted(options)) return Promise.resolve(stoppedBeforeStart);
     return new Promise<SandboxOutcome>((resolve) => {
       const run = new InProcessRun(resolve);
       // Listening before the tool starts: a tool may abort its own signal synchronously.
       run.listen(options);
       let pending: Promise<ToolResult>;
       try {
-        // An `execute` that declares no signal parameter reads `context.signal` if anything.
+        // Without the executor's cancellation the signal exists already (and may not be the
+        // context's): every tool gets it. With one, only a tool that declares it does.
         pending =
-          tool.execute.length >= 2 || cancellation === undefined
+          options.cancellation === undefined || takesSignal(tool)
             ? tool.execute(context, options.signal)
             : tool.execute(context);
       } catch (error) {
@@ -50,15 +54,11 @@ export class InProcessSandbox implements ToolSandbox {
   }
 }
 
-/**
- * One run waiting for either its tool or its cancellation. It is the abort listener itself (an
- * EventListener object, or through one bound method), so a run costs one object rather than a
- * closure per outcome.
- */
+/** One run waiting for either its tool or its cancellation, whichever comes first. */
 class InProcessRun {
   readonly #resolve: (outcome: SandboxOutcome) => void;
   #stopListening: (() => void) | undefined;
-  #aborted = false;
+  #wasAborted = false;
   #toolSettled = false;
   #done = false;
 
@@ -68,26 +68,19 @@ class InProcessRun {
 
   /** Listens on the cancellation when there is one (no signal is made), else on the signal. */
   listen(options: SandboxRunOptions): void {
-    const { cancellation } = options;
-    if (cancellation !== undefined) {
-      this.#stopListening = cancellation.onAbort(() => this.handleEvent());
-      return;
-    }
-    const signal = options.signal;
-    signal.addEventListener("abort", this, { once: true });
-    this.#stopListening = () => signal.removeEventListener("abort", this);
+    this.#stopListening = onRunAborted(options, () => this.#aborted());
   }
 
   /** The tool returned or threw. Ignored once the run was aborted: the abort decides. */
   settled(outcome: SandboxOutcome): void {
     this.#toolSettled = true;
-    if (this.#aborted) return;
+    if (this.#wasAborted) return;
     this.#finish(outcome);
   }
 
   /** Aborted. One macrotask of grace lets a cooperative tool be reported as stopped. */
-  handleEvent(): void {
-    this.#aborted = true;
+  #aborted(): void {
+    this.#wasAborted = true;
     setImmediate(() => this.#finish({ kind: "aborted", mayStillBeRunning: !this.#toolSettled }));
   }
 

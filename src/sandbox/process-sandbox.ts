@@ -7,7 +7,13 @@ import { MessageViolation } from "./message-framing.js";
 import { detectMemoryLimitMethod, type MemoryLimitMethod } from "./process-launch.js";
 import { SandboxError, SandboxErrorCode } from "./sandbox-error.js";
 import type { ContextData, ToolSourceData } from "./sandbox-protocol.js";
-import type { SandboxOutcome, SandboxRunOptions, ToolSandbox } from "./tool-sandbox.js";
+import {
+  onRunAborted,
+  runAborted,
+  type SandboxOutcome,
+  type SandboxRunOptions,
+  type ToolSandbox,
+} from "./tool-sandbox.js";
 import {
   type RunEnd,
   WorkerProcess,
@@ -163,8 +169,6 @@ function contextData(context: ToolExecutionContext, toolId: string): ContextData
   };
 }
 
-const onceOption = { once: true };
-
 /** An aborted outcome of a run whose process is known to be stopped (or never started). */
 const abortedAndStopped: SandboxOutcome = Object.freeze({
   kind: "aborted",
@@ -178,24 +182,6 @@ interface RunLimits {
   readonly timeoutMs: number;
   /** `performance.now()` when the run was asked for. */
   readonly started: number;
-}
-
-function isAborted(options: SandboxRunOptions): boolean {
-  const { cancellation } = options;
-  return cancellation === undefined ? options.signal.aborted : cancellation.aborted;
-}
-
-/**
- * Calls `listener` when the run is stopped: through the executor's {@link Cancellation} when
- * there is one (which leaves its signal unmade), else through the signal. Returns a function
- * that stops listening.
- */
-function listenForAbort(options: SandboxRunOptions, listener: () => void): () => void {
-  const { cancellation } = options;
-  if (cancellation !== undefined) return cancellation.onAbort(listener);
-  const signal = options.signal;
-  signal.addEventListener("abort", listener, onceOption);
-  return () => signal.removeEventListener("abort", listener);
 }
 
 /**
@@ -448,7 +434,7 @@ export class ProcessSandbox implements ToolSandbox {
         ),
       });
     }
-    if (isAborted(options)) return Promise.resolve(abortedAndStopped);
+    if (runAborted(options)) return Promise.resolve(abortedAndStopped);
 
     const started = performance.now();
     // A tool's constraints can only tighten the sandbox's limits.
@@ -484,7 +470,7 @@ export class ProcessSandbox implements ToolSandbox {
     try {
       const worker = await this.#acquire(limits.memoryMb, options);
       if (worker === undefined) return abortedAndStopped;
-      if (isAborted(options)) {
+      if (runAborted(options)) {
         this.#release(worker);
         return abortedAndStopped;
       }
@@ -541,7 +527,7 @@ export class ProcessSandbox implements ToolSandbox {
         );
         return;
       }
-      stopListening = listenForAbort(options, worker.abortRun);
+      stopListening = onRunAborted(options, worker.abortRun);
       // The executor's own timer, which knows a timeout from a cancellation, goes first.
       if (timed) this.#backstops.add(worker, limits.started + timeoutMs + backstopGraceMs);
     });
@@ -647,7 +633,7 @@ export class ProcessSandbox implements ToolSandbox {
     const chosen = worker;
     let stopListening: () => void = () => {};
     const aborted = new Promise<"aborted">((resolve) => {
-      stopListening = listenForAbort(options, () => resolve("aborted"));
+      stopListening = onRunAborted(options, () => resolve("aborted"));
     });
     try {
       const first = await Promise.race([chosen.ready.then(() => "ready" as const), aborted]);

@@ -8,7 +8,7 @@
  */
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from "node:net";
 import { ServiceContainer, ToolExecutionContext, type ToolProgress } from "../context/index.js";
-import { Cancellation, type Tool } from "../core/index.js";
+import { Cancellation, type Tool, takesSignal } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
 import {
@@ -224,8 +224,8 @@ async function run(request: RunRequest): Promise<void> {
   let failure: unknown;
   try {
     const context = buildContext(request.context, tool.id, cancellation, progress);
-    // As in the host: the signal goes to an `execute` that declares it (`execute.length >= 2`).
-    const returned: unknown = await (tool.execute.length >= 2
+    // As in the host: the signal goes to an `execute` that declares it.
+    const returned: unknown = await (takesSignal(tool)
       ? tool.execute(context, cancellation.signal)
       : tool.execute(context));
     if (!isToolResult(returned)) {

@@ -52,3 +52,22 @@ export interface ToolSandbox {
   /** Releases what the sandbox holds (processes, pools). */
   close?(): Promise<void>;
 }
+
+/** Whether the run was stopped (its cancellation aborted, or its signal when it has none). */
+export function runAborted(options: SandboxRunOptions): boolean {
+  const { cancellation } = options;
+  return cancellation === undefined ? options.signal.aborted : cancellation.aborted;
+}
+
+/**
+ * Calls `listener` once when the run is stopped: through the executor's {@link Cancellation}
+ * when there is one (which leaves its signal unmade), else through the signal. Returns a
+ * function that stops listening.
+ */
+export function onRunAborted(options: SandboxRunOptions, listener: () => void): () => void {
+  const { cancellation } = options;
+  if (cancellation !== undefined) return cancellation.onAbort(listener);
+  const signal = options.signal;
+  signal.addEventListener("abort", listener, { once: true });
+  return () => signal.removeEventListener("abort", listener);
+}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Cancellation } from "../../src/core/index.js";
+import { Cancellation, takesSignal } from "../../src/core/index.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -111,5 +111,12 @@ describe("Cancellation", () => {
     expect(() => cancellation.abort()).not.toThrow();
     expect(after).toHaveBeenCalledOnce();
     expect(await reported).toBe(failure);
+  });
+});
+
+describe("takesSignal", () => {
+  it("is true only for an execute that declares its signal parameter", () => {
+    expect(takesSignal({ execute: async (_context, _signal) => ({}) as never })).toBe(true);
+    expect(takesSignal({ execute: async (_context) => ({}) as never })).toBe(false);
   });
 });
