@@ -17,8 +17,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
+import type { AuditRecord, AuditStart } from "../src/execution/index.js";
 import { toAuditRow } from "../src/store/audit-row.js";
-import { type AuditRecord, type AuditStart, openStore } from "../src/store/index.js";
+import { openStore } from "../src/store/index.js";
 import { migrateStore } from "../src/store/migrate-store.js";
 import { sqliteInsertSql, sqliteRowValues } from "../src/store/sqlite-audit-log.js";
 

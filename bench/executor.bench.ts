@@ -33,6 +33,7 @@ import { Ajv } from "ajv";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import {
+  auditStatusCode,
   LicenseTier,
   staticLicense,
   ToolExecutor,
@@ -41,7 +42,6 @@ import {
 import { ToolRegistry } from "../src/registry/index.js";
 import { JsonSchemaBuilder } from "../src/schema/index.js";
 import {
-  auditStatusCode,
   openStore,
   type Store,
   sqliteTableName,

@@ -24,6 +24,7 @@ import { pathToFileURL } from "node:url";
 import type * as ContextModule from "../src/context/index.js";
 import type * as CoreModule from "../src/core/index.js";
 import type * as SandboxModule from "../src/sandbox/index.js";
+import type * as ToolsModule from "../src/tools/index.js";
 
 /** Per-call costs in microseconds and start-up times in milliseconds. */
 export interface SandboxBenchFigures {
@@ -179,7 +180,7 @@ export async function run(calls = 2000, coldStarts = 5): Promise<SandboxBenchFig
   try {
     const toolFile = writeToolModule(folder, impl.root);
     const { small } = (await import(pathToFileURL(toolFile).href)) as {
-      small: CoreModule.Tool;
+      small: ToolsModule.Tool;
     };
     const services = new ServiceContainer();
     const signal = new AbortController().signal;

@@ -4,15 +4,11 @@
  *   npm run example
  */
 import { z } from "zod";
-import {
-  defineTool,
-  RiskLevel,
-  ToolCategory,
-  ToolRegistry,
-  ToolResult,
-  toAnthropicTool,
-  toOpenAiTool,
-} from "../src/index.js";
+import { RiskLevel, ToolCategory } from "../src/core/index.js";
+import { ToolRegistry } from "../src/registry/index.js";
+import { ToolResult } from "../src/result/index.js";
+import { toAnthropicTool, toOpenAiTool } from "../src/schema/index.js";
+import { defineTool } from "../src/tools/index.js";
 
 // 1. Define tools with zod: `execute`'s input is typed from the schema.
 const readFile = defineTool({

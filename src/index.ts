@@ -10,6 +10,7 @@
  */
 
 export * from "./approval/index.js";
+export * from "./builtin/index.js";
 export * from "./calls/index.js";
 export {
   type ApprovalFlag,
@@ -27,6 +28,7 @@ export * from "./registry/index.js";
 export * from "./result/index.js";
 export * from "./sandbox/index.js";
 export * from "./schema/index.js";
+export * from "./shell/index.js";
 export * from "./store/index.js";
 export * from "./telemetry/index.js";
 export * from "./tools/index.js";

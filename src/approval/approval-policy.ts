@@ -11,8 +11,8 @@ import {
   riskLevelName,
   type ToolCategory,
 } from "../core/index.js";
-import { parseCommand } from "./command-parser.js";
-import { matchCommandPattern } from "./command-pattern.js";
+import { parseCommand } from "../shell/command-parser.js";
+import { matchCommandPattern } from "../shell/command-pattern.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
 

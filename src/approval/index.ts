@@ -8,17 +8,6 @@ export {
   type PolicyDecision,
 } from "./approval-policy.js";
 export {
-  assessCommandSyntax,
-  type CommandSyntaxAssessment,
-} from "./assess-command-syntax.js";
-export {
-  type CommandSegment,
-  type CommandSyntaxFlags,
-  type ParsedCommand,
-  parseCommand,
-} from "./command-parser.js";
-export { matchCommandPattern, validateCommandPattern } from "./command-pattern.js";
-export {
   type CallSubjects,
   callSubjects,
   defaultCommandParameterNames,

@@ -1,6 +1,6 @@
 import { AinternError, RiskLevel } from "../core/index.js";
+import { matchCommandPattern, validateCommandPattern } from "../shell/command-pattern.js";
 import type { PolicyCall } from "./approval-policy.js";
-import { matchCommandPattern, validateCommandPattern } from "./command-pattern.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern, validatePathPattern } from "./path-pattern.js";
 import {

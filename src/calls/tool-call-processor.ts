@@ -13,7 +13,6 @@ import {
   maxRiskLevel,
   RiskLevel,
   riskLevelName,
-  type Tool,
   ToolErrorCode,
   TypedEventEmitter,
 } from "../core/index.js";
@@ -24,6 +23,7 @@ import {
   ToolExecutionStatus,
   type ToolExecutor,
 } from "../execution/index.js";
+import type { Tool } from "../tools/index.js";
 import { ToolValidationResult, ToolValidator } from "../validation/index.js";
 import { ApprovalDecision } from "./approval-decision.js";
 import type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.js";

@@ -1,10 +1,5 @@
-import {
-  AinternError,
-  isJsonObject,
-  type JsonObject,
-  RiskLevel,
-  type Tool,
-} from "../core/index.js";
+import { AinternError, isJsonObject, type JsonObject, RiskLevel } from "../core/index.js";
+import type { Tool } from "../tools/index.js";
 import type { ToolValidationResult } from "../validation/index.js";
 import { toJsonValue } from "./json-utils.js";
 import { ToolCallRequest } from "./tool-call-request.js";

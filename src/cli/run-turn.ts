@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { RememberedPermissions } from "../approval/index.js";
+import { builtinTools } from "../builtin/index.js";
 import {
   type ApprovalHandler,
   detectToolCallFormat,
@@ -8,10 +9,9 @@ import {
   ToolCallProcessor,
   toProviderMessages,
 } from "../calls/index.js";
-import { LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
+import { type AuditEntry, LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
 import { ToolRegistry } from "../registry/index.js";
-import { type AuditEntry, openStore } from "../store/index.js";
-import { builtinTools } from "../tools/index.js";
+import { openStore } from "../store/index.js";
 
 /** What {@link runTurn} takes. */
 export interface RunTurnOptions {

@@ -12,13 +12,6 @@ export {
 } from "./risk-level.js";
 export { type RiskInfo, RiskLevelMetadata } from "./risk-level-metadata.js";
 export { timeOrderedUuid } from "./time-ordered-uuid.js";
-export {
-  type Tool,
-  type ToolConstraints,
-  type ToolIsolation,
-  type ToolSource,
-  takesSignal,
-} from "./tool.js";
 export { allToolCategories, isToolCategory, ToolCategory } from "./tool-category.js";
 export { type CategoryInfo, ToolCategoryMetadata } from "./tool-category-metadata.js";
 export { type EventListener, TypedEventEmitter } from "./typed-event-emitter.js";

@@ -1,7 +1,7 @@
 import { ToolErrorCode, type TypedEventEmitter, timeOrderedUuid } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
-import type { AuditRecord } from "../store/index.js";
 import type { ExecutionTelemetry, Logger } from "../telemetry/index.js";
+import type { AuditRecord } from "./index.js";
 import {
   canExecuteParallel,
   type LicenseTier,

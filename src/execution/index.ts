@@ -1,3 +1,19 @@
+export type {
+  AuditEntry,
+  AuditFilter,
+  AuditLog,
+  AuditPage,
+  AuditQuery,
+  AuditRecord,
+  AuditStart,
+} from "./audit-log.js";
+export {
+  AuditStatus,
+  allAuditStatuses,
+  auditStatusCode,
+  auditStatusFromCode,
+  isAuditStatus,
+} from "./audit-status.js";
 export {
   type AuthorizationRequest,
   type AuthorizationResult,

@@ -11,7 +11,6 @@ import {
   isJsonObject,
   type JsonObject,
   RiskLevel,
-  type Tool,
   ToolErrorCode,
   TypedEventEmitter,
   timeOrderedUuid,
@@ -24,14 +23,15 @@ import {
   type SandboxRunOptions,
   type ToolSandbox,
 } from "../sandbox/index.js";
-import type { AuditLog, AuditRecord } from "../store/index.js";
 import { ExecutionTelemetry, type Logger, silentLogger } from "../telemetry/index.js";
+import type { Tool } from "../tools/index.js";
 import { ToolValidationError, ToolValidationResult } from "../validation/index.js";
 import { type Authorizer, grantPermissions } from "./authorizer.js";
 import { ConcurrencyLimitError, ConcurrencyLimiter } from "./concurrency-limiter.js";
 import { type BatchRunner, executeBatch } from "./execute-batch.js";
 import { ExecutionTracker, STANDARD_MESSAGES } from "./execution-tracker.js";
 import { FinishedExecutions } from "./finished-executions.js";
+import type { AuditLog, AuditRecord } from "./index.js";
 import {
   hasFullProgressEvents,
   type LicenseContext,

@@ -1,12 +1,7 @@
-import {
-  closestNames,
-  type RiskLevel,
-  type Tool,
-  ToolCategory,
-  TypedEventEmitter,
-} from "../core/index.js";
+import { closestNames, type RiskLevel, ToolCategory, TypedEventEmitter } from "../core/index.js";
 import { FunctionDefinition } from "../schema/index.js";
 import { type Logger, silentLogger } from "../telemetry/index.js";
+import type { Tool } from "../tools/index.js";
 import { ToolValidator } from "../validation/index.js";
 import type { ToolAvailabilityContext } from "./tool-availability-context.js";
 import { DuplicateToolError, InvalidToolError, ToolNotFoundError } from "./tool-registry-errors.js";

@@ -1,6 +1,6 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import { type Tool, takesSignal } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
+import { type Tool, takesSignal } from "../tools/index.js";
 import {
   onRunAborted,
   runAborted,

@@ -1,8 +1,9 @@
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolApprovalDetails, ToolExecutionContext } from "../context/index.js";
-import { isJsonObject, type JsonObject, type Tool, type ToolSource } from "../core/index.js";
+import { isJsonObject, type JsonObject } from "../core/index.js";
 import { ToolResult, toJsonSafe } from "../result/index.js";
+import type { Tool, ToolSource } from "../tools/index.js";
 import { MessageViolation } from "./message-framing.js";
 import { detectMemoryLimitMethod, type MemoryLimitMethod } from "./process-launch.js";
 import { SandboxError, SandboxErrorCode } from "./sandbox-error.js";

@@ -8,8 +8,9 @@
  */
 import { type OnReadOpts, Socket, type SocketConstructorOpts } from "node:net";
 import { ServiceContainer, ToolExecutionContext, type ToolProgress } from "../context/index.js";
-import { Cancellation, type Tool, takesSignal } from "../core/index.js";
+import { Cancellation } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
+import { type Tool, takesSignal } from "../tools/index.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
 import {
   type ContextData,

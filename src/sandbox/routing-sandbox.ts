@@ -1,5 +1,6 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import type { JsonObject, Tool } from "../core/index.js";
+import type { JsonObject } from "../core/index.js";
+import type { Tool } from "../tools/index.js";
 import { InProcessSandbox } from "./in-process-sandbox.js";
 import { ProcessSandbox } from "./process-sandbox.js";
 import { SandboxError, SandboxErrorCode } from "./sandbox-error.js";

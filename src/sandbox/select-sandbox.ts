@@ -3,9 +3,9 @@ import {
   maxRiskLevel,
   type RiskLevel,
   riskLevelName,
-  type Tool,
   type ToolCategory,
 } from "../core/index.js";
+import type { Tool } from "../tools/index.js";
 
 /**
  * Which tools the executor's configuration requires to run in process isolation, whatever

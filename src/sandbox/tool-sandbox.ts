@@ -1,6 +1,7 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import type { Cancellation, JsonObject, Tool } from "../core/index.js";
+import type { Cancellation, JsonObject } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
+import type { Tool } from "../tools/index.js";
 
 /** Per-run settings the executor hands a sandbox. */
 export interface SandboxRunOptions {

@@ -1,8 +1,13 @@
-import type { Tool } from "../core/index.js";
+import type { JsonSchema } from "./json-schema.js";
 import { InvalidFunctionNameError } from "./schema-error.js";
 
-/** The members of a {@link Tool} that provider function definitions are made from. */
-export type ToolDefinitionSource = Pick<Tool, "id" | "name" | "description" | "inputSchema">;
+/** The members of a tool that provider function definitions are made from. */
+export interface ToolDefinitionSource {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+}
 
 const functionNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 const geminiFirstCharacter = /^[a-zA-Z_]/;

@@ -7,7 +7,7 @@ import type {
   AuditQuery,
   AuditRecord,
   AuditStart,
-} from "./audit-log.js";
+} from "../execution/audit-log.js";
 import type { AuditReader } from "./audit-reader.js";
 import {
   type AuditRowValues,

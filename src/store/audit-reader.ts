@@ -1,8 +1,8 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from "kysely";
+import type { AuditEntry, AuditFilter, AuditPage, AuditQuery } from "../execution/audit-log.js";
+import { auditStatusCode } from "../execution/audit-status.js";
 import { type AuditCursor, decodeAuditCursor, encodeAuditCursor } from "./audit-cursor.js";
-import type { AuditEntry, AuditFilter, AuditPage, AuditQuery } from "./audit-log.js";
 import { toAuditEntry } from "./audit-row.js";
-import { auditStatusCode } from "./audit-status.js";
 import { InvalidAuditQueryError } from "./invalid-audit-query-error.js";
 import type { StoreTables } from "./store-tables.js";
 

@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonObject, type JsonValue, ToolErrorCode } from "../core/index.js";
-import type { AuditEntry, AuditRecord, AuditStart } from "./audit-log.js";
-import { AuditStatus, auditStatusCode, auditStatusFromCode } from "./audit-status.js";
+import type { AuditEntry, AuditRecord, AuditStart } from "../execution/audit-log.js";
+import { AuditStatus, auditStatusCode, auditStatusFromCode } from "../execution/audit-status.js";
 import { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
 
 /** Each column of `tool_executions`, in the order the store inserts them, and its row field. */

@@ -1,20 +1,4 @@
-export type {
-  AuditEntry,
-  AuditFilter,
-  AuditLog,
-  AuditPage,
-  AuditQuery,
-  AuditRecord,
-  AuditStart,
-} from "./audit-log.js";
 export { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "./audit-reader.js";
-export {
-  AuditStatus,
-  allAuditStatuses,
-  auditStatusCode,
-  auditStatusFromCode,
-  isAuditStatus,
-} from "./audit-status.js";
 export { InvalidAuditQueryError } from "./invalid-audit-query-error.js";
 export { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
 export { InvalidPermissionGrantError } from "./invalid-permission-grant-error.js";

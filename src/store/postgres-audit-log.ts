@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type pg from "pg";
 import { ToolErrorCode } from "../core/index.js";
+import { AuditStatus, auditStatusCode } from "../execution/audit-status.js";
 import { AuditLogBase, type InflightSlot } from "./audit-log-base.js";
 import { AuditReader } from "./audit-reader.js";
 import {
@@ -10,7 +11,6 @@ import {
   INTERRUPTED_MESSAGE,
   type InflightExecution,
 } from "./audit-row.js";
-import { AuditStatus, auditStatusCode } from "./audit-status.js";
 import { GroupCommit } from "./group-commit.js";
 import { LEASE_LOCK_CLASS, type PostgresLease } from "./postgres-lease.js";
 import type { StoreState } from "./store-state.js";

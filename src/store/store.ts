@@ -1,6 +1,6 @@
 import type { PermissionStore } from "../approval/index.js";
 import type { ToolCallStore } from "../calls/index.js";
-import type { AuditLog } from "./audit-log.js";
+import type { AuditLog } from "../execution/audit-log.js";
 
 /** The databases a store runs on. */
 export type StoreDialect = "sqlite" | "postgres";

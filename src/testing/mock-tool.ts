@@ -1,8 +1,8 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import { type JsonObject, RiskLevel, ToolCategory, type ToolConstraints } from "../core/index.js";
+import { type JsonObject, RiskLevel, ToolCategory } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
 import { JsonSchema } from "../schema/index.js";
-import { ToolBase } from "../tools/index.js";
+import { ToolBase, type ToolConstraints } from "../tools/index.js";
 import type { ToolValidationResult } from "../validation/index.js";
 
 /** Construction options of a {@link MockTool}; every member has a default. */

@@ -1,13 +1,5 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import {
-  type JsonObject,
-  maxRiskLevel,
-  RiskLevel,
-  ToolCategory,
-  type ToolConstraints,
-  type ToolIsolation,
-  type ToolSource,
-} from "../core/index.js";
+import { type JsonObject, maxRiskLevel, RiskLevel, ToolCategory } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
 import {
   type InferToolInput,
@@ -17,6 +9,7 @@ import {
   toJsonSchema,
 } from "../schema/index.js";
 import { ToolValidationError, ToolValidationResult } from "../validation/index.js";
+import type { ToolConstraints, ToolIsolation, ToolSource } from "./index.js";
 import { ToolBase } from "./tool-base.js";
 
 /** What {@link defineTool} takes. Only id, name, description, inputSchema and execute are required. */

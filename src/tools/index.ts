@@ -1,3 +1,9 @@
-export * from "./builtin/index.js";
 export { DefinedTool, type DefineToolConfig, defineTool } from "./define-tool.js";
+export {
+  type Tool,
+  type ToolConstraints,
+  type ToolIsolation,
+  type ToolSource,
+  takesSignal,
+} from "./tool.js";
 export { isAbortError, ToolBase } from "./tool-base.js";

@@ -5,18 +5,11 @@ import {
   readRequiredParameter,
   type ToolExecutionContext,
 } from "../context/index.js";
-import {
-  type JsonObject,
-  RiskLevel,
-  type Tool,
-  type ToolCategory,
-  type ToolConstraints,
-  type ToolIsolation,
-  type ToolSource,
-} from "../core/index.js";
+import { type JsonObject, RiskLevel, type ToolCategory } from "../core/index.js";
 import { ToolArtifact, ToolResult } from "../result/index.js";
 import type { JsonSchema } from "../schema/index.js";
 import { type ToolValidationResult, ToolValidator } from "../validation/index.js";
+import type { Tool, ToolConstraints, ToolIsolation, ToolSource } from "./index.js";
 
 /** True for the errors an aborted operation throws (`AbortError`, or a signal's own reason). */
 export function isAbortError(error: unknown, signal?: AbortSignal): boolean {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Cancellation, takesSignal } from "../../src/core/index.js";
+import { Cancellation } from "../../src/core/index.js";
+import { takesSignal } from "../../src/tools/index.js";
 
 afterEach(() => {
   vi.restoreAllMocks();

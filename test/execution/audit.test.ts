@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolExecutionContextBuilder } from "../../src/context/index.js";
 import { ToolErrorCode } from "../../src/core/index.js";
 import {
+  auditStatusFromCode,
   grantPermissions,
   LicenseTier,
   staticLicense,
@@ -13,11 +14,7 @@ import {
 } from "../../src/execution/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { JsonSchemaBuilder } from "../../src/schema/index.js";
-import {
-  auditStatusFromCode,
-  sqliteTableName,
-  TOOL_EXECUTIONS_TABLE,
-} from "../../src/store/index.js";
+import { sqliteTableName, TOOL_EXECUTIONS_TABLE } from "../../src/store/index.js";
 import { MockTool } from "../../src/testing/index.js";
 import {
   blockingTool,

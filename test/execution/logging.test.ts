@@ -1,7 +1,7 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { ToolExecutionContextBuilder } from "../../src/context/index.js";
-import type { Tool } from "../../src/core/index.js";
+import type { AuditLog } from "../../src/execution/index.js";
 import {
   grantPermissions,
   LicenseTier,
@@ -10,8 +10,8 @@ import {
 } from "../../src/execution/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { JsonSchemaBuilder } from "../../src/schema/index.js";
-import type { AuditLog } from "../../src/store/index.js";
 import { MockTool } from "../../src/testing/index.js";
+import type { Tool } from "../../src/tools/index.js";
 import { blockingTool, collect, executorWith, rawThrowingTool, waitFor } from "./support.js";
 
 interface LogLine {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolExecutionContext } from "../../src/context/index.js";
+import type { AuditLog } from "../../src/execution/index.js";
 import {
   type Authorizer,
   LicenseTier,
@@ -10,7 +11,6 @@ import {
   type ToolInput,
 } from "../../src/execution/index.js";
 import { ToolResult } from "../../src/result/index.js";
-import type { AuditLog } from "../../src/store/index.js";
 import { MockTool, type MockToolConfig } from "../../src/testing/index.js";
 import { ToolValidationResult } from "../../src/validation/index.js";
 import { collect, executorWith } from "./support.js";

@@ -3,15 +3,15 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Tool } from "../../src/core/index.js";
-import { ToolExecutionStatus, type ToolExecutor } from "../../src/execution/index.js";
-import { ToolResult } from "../../src/result/index.js";
-import { JsonSchema } from "../../src/schema/index.js";
 import {
   auditStatusFromCode,
-  sqliteTableName,
-  TOOL_EXECUTIONS_TABLE,
-} from "../../src/store/index.js";
+  ToolExecutionStatus,
+  type ToolExecutor,
+} from "../../src/execution/index.js";
+import { ToolResult } from "../../src/result/index.js";
+import { JsonSchema } from "../../src/schema/index.js";
+import { sqliteTableName, TOOL_EXECUTIONS_TABLE } from "../../src/store/index.js";
+import type { Tool } from "../../src/tools/index.js";
 import { defineTool } from "../../src/tools/index.js";
 import { executorWith, openTempStore, rawThrowingTool, sleep, type TempStore } from "./support.js";
 

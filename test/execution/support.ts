@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolExecutionContext } from "../../src/context/index.js";
-import { RiskLevel, type Tool, ToolCategory } from "../../src/core/index.js";
+import { RiskLevel, ToolCategory } from "../../src/core/index.js";
 import {
   ToolExecutor,
   type ToolExecutorConfig,
@@ -13,6 +13,7 @@ import { ToolResult } from "../../src/result/index.js";
 import { JsonSchema } from "../../src/schema/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { MockTool, type MockToolConfig } from "../../src/testing/index.js";
+import type { Tool } from "../../src/tools/index.js";
 import { ToolValidationResult } from "../../src/validation/index.js";
 
 /** An executor over a fresh registry holding `tools`. */

@@ -1,13 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ToolExecutionContextBuilder } from "../../src/context/index.js";
-import {
-  AinternError,
-  allToolCategories,
-  RiskLevel,
-  type Tool,
-  ToolCategory,
-} from "../../src/core/index.js";
+import { AinternError, allToolCategories, RiskLevel, ToolCategory } from "../../src/core/index.js";
 import {
   DuplicateToolError,
   InvalidToolError,
@@ -21,7 +15,7 @@ import { ToolResult } from "../../src/result/index.js";
 import { FunctionDefinition, type JsonSchema, JsonSchemaBuilder } from "../../src/schema/index.js";
 import type { Logger } from "../../src/telemetry/index.js";
 import { MockTool } from "../../src/testing/index.js";
-import { defineTool } from "../../src/tools/index.js";
+import { defineTool, type Tool } from "../../src/tools/index.js";
 
 function ids(tools: readonly Tool[]): string[] {
   return tools.map((t) => t.id);

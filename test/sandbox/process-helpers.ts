@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { ToolProgress } from "../../src/context/index.js";
 import { ServiceContainer, ToolExecutionContext } from "../../src/context/index.js";
-import type { JsonObject, Tool } from "../../src/core/index.js";
+import type { JsonObject } from "../../src/core/index.js";
 import type { SandboxOutcome, ToolSandbox } from "../../src/sandbox/index.js";
+import type { Tool } from "../../src/tools/index.js";
 
 /** The fixture module the child processes load the test tools from. */
 export const fixtureModule = new URL("../fixtures/sandbox/tools.ts", import.meta.url).href;

@@ -9,7 +9,7 @@ import {
   ToolExecutionContext,
   type ToolProgress,
 } from "../../src/context/index.js";
-import { AinternError, Cancellation, type Tool, ToolErrorCode } from "../../src/core/index.js";
+import { AinternError, Cancellation, ToolErrorCode } from "../../src/core/index.js";
 import { ArtifactAction, ArtifactType, ToolArtifact, ToolResult } from "../../src/result/index.js";
 import {
   ProcessSandbox,
@@ -18,6 +18,7 @@ import {
   SandboxErrorCode,
   type SandboxOutcome,
 } from "../../src/sandbox/index.js";
+import type { Tool } from "../../src/tools/index.js";
 import * as tools from "../fixtures/sandbox/tools.js";
 import {
   fixtureModule,

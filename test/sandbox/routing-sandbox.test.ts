@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ServiceContainer, ToolExecutionContext } from "../../src/context/index.js";
-import { type JsonObject, RiskLevel, type Tool, ToolCategory } from "../../src/core/index.js";
+import { type JsonObject, RiskLevel, ToolCategory } from "../../src/core/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import {
   InProcessSandbox,
@@ -13,6 +13,7 @@ import {
   selectSandbox,
   type ToolSandbox,
 } from "../../src/sandbox/index.js";
+import type { Tool } from "../../src/tools/index.js";
 import * as tools from "../fixtures/sandbox/tools.js";
 
 function tool(overrides: Partial<Tool> & { risk?: (parameters: JsonObject) => RiskLevel }): Tool {

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { type AuditRecord, AuditStatus } from "../../src/execution/index.js";
 import {
-  type AuditRecord,
-  AuditStatus,
   InvalidAuditQueryError,
   InvalidAuditRecordError,
   type Store,

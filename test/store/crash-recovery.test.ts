@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { ToolErrorCode } from "../../src/core/index.js";
-import { AuditStatus } from "../../src/store/index.js";
+import { AuditStatus } from "../../src/execution/index.js";
 import { killed, sessionsGone, startChild } from "./crash-helpers.js";
 import {
   postgresUrl,

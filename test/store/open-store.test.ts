@@ -4,8 +4,8 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolCallStatus } from "../../src/calls/index.js";
 import { AinternError, RiskLevel } from "../../src/core/index.js";
+import { AuditStatus } from "../../src/execution/index.js";
 import {
-  AuditStatus,
   InvalidStoreOptionsError,
   InvalidStoreUrlError,
   openStore,

@@ -2,16 +2,10 @@ import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/sp
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { type ToolExecutionContext, ToolExecutionContextBuilder } from "../../src/context/index.js";
-import {
-  type JsonObject,
-  RiskLevel,
-  type Tool,
-  ToolCategory,
-  ToolErrorCode,
-} from "../../src/core/index.js";
+import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../../src/core/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { InvalidSchemaError, type JsonSchema, JsonSchemaBuilder } from "../../src/schema/index.js";
-import { type DefinedTool, defineTool, ToolBase } from "../../src/tools/index.js";
+import { type DefinedTool, defineTool, type Tool, ToolBase } from "../../src/tools/index.js";
 
 function contextWith(parameters: JsonObject, signal?: AbortSignal): ToolExecutionContext {
   const builder = ToolExecutionContextBuilder.create().withParameters(parameters);

@@ -1,0 +1,9 @@
+export { assessCommandRisk, type CommandRiskAssessment } from "./assess-command-risk.js";
+export { assessCommandSyntax, type CommandSyntaxAssessment } from "./assess-command-syntax.js";
+export {
+  type CommandSegment,
+  type CommandSyntaxFlags,
+  type ParsedCommand,
+  parseCommand,
+} from "./command-parser.js";
+export { matchCommandPattern, validateCommandPattern } from "./command-pattern.js";

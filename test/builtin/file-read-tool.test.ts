@@ -1,0 +1,169 @@
+import { createHash } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  BuiltinToolErrorCode,
+  type FileReadData,
+  FileReadTool,
+  fileReadTool,
+} from "../../src/builtin/index.js";
+import { ToolExecutionContextBuilder, type ToolProgress } from "../../src/context/index.js";
+import { RiskLevel, ToolErrorCode } from "../../src/core/index.js";
+import { ArtifactAction } from "../../src/result/index.js";
+import { createWorkspace, run, type Workspace } from "./workspace-fixture.js";
+
+let ws: Workspace;
+beforeEach(async () => {
+  ws = await createWorkspace();
+});
+afterEach(async () => {
+  await ws.remove();
+});
+
+const sha256 = (text: string | Uint8Array) =>
+  `sha256:${createHash("sha256").update(text).digest("hex")}`;
+
+describe("file-read", () => {
+  it("reads a text file and reports size, MIME type and SHA-256 in data and artifact", async () => {
+    const text = "const a = 1;\nconst b = 2;\n";
+    await ws.write({ "src/app.ts": text });
+    const result = await run(fileReadTool, ws.root, { path: "src/app.ts" });
+    expect(result.success).toBe(true);
+    const data = result.data as FileReadData;
+    expect(data.content).toBe(text);
+    expect(data.path).toBe("src/app.ts");
+    expect(data.totalLines).toBe(2);
+    expect(data.truncated).toBe(false);
+    expect(data.contentHash).toBe(sha256(text));
+    const artifact = result.artifacts[0];
+    expect(artifact?.path).toBe("src/app.ts");
+    expect(artifact?.size).toBe(Buffer.byteLength(text));
+    expect(artifact?.mimeType).toBe(data.mimeType);
+    expect(artifact?.mimeType).toMatch(/typescript/);
+    expect(artifact?.contentHash).toBe(sha256(text));
+    expect(artifact?.action).toBe(ArtifactAction.Accessed);
+  });
+
+  it("reads an inclusive line range and counts lines without a trailing newline", async () => {
+    await ws.write({ "a.txt": "one\ntwo\nthree\nfour" });
+    const result = await run(fileReadTool, ws.root, { path: "a.txt", startLine: 2, endLine: 3 });
+    const data = result.data as FileReadData;
+    expect(data.content).toBe("two\nthree\n");
+    expect(data).toMatchObject({ startLine: 2, endLine: 3, totalLines: 4 });
+    const tail = await run(fileReadTool, ws.root, { path: "a.txt", startLine: 4 });
+    expect((tail.data as FileReadData).content).toBe("four");
+  });
+
+  it("truncates at maxBytes on a character boundary and says how to read on", async () => {
+    await ws.write({ "big.txt": `${"é".repeat(10)}\nrest\n` });
+    const result = await run(fileReadTool, ws.root, { path: "big.txt", maxBytes: 5 });
+    const data = result.data as FileReadData;
+    expect(data.truncated).toBe(true);
+    expect(data.content).toBe("éé"); // 5 bytes would cut the third é in two
+    expect(data.note).toMatch(/startLine/);
+    expect(result.message).toMatch(/truncated/);
+  });
+
+  it("reads a large file in one pass, hashing all of it, and reports progress", async () => {
+    const line = `${"x".repeat(99)}\n`;
+    const big = line.repeat(200_000); // 20 MB
+    await ws.write({ "huge.log": big });
+    const progress: ToolProgress[] = [];
+    const result = await run(fileReadTool, ws.root, { path: "huge.log" }, { progress });
+    const data = result.data as FileReadData;
+    expect(data.truncated).toBe(true);
+    expect(data.content.length).toBe(256 * 1024);
+    expect(data.size).toBe(big.length);
+    expect(data.totalLines).toBe(200_000);
+    expect(data.contentHash).toBe(sha256(big));
+    expect(progress.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a binary file naming its MIME type", async () => {
+    await ws.write({ "logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]) });
+    const result = await run(fileReadTool, ws.root, { path: "logo.png" });
+    expect(result.success).toBe(false);
+    expect(result.errorCode).toBe(BuiltinToolErrorCode.BinaryFile);
+    expect(result.error).toContain("image/png");
+  });
+
+  it("refuses invalid UTF-8 without an extension as application/octet-stream", async () => {
+    await ws.write({ blob: new Uint8Array([0xff, 0xfe, 0x41, 0x42]) });
+    const result = await run(fileReadTool, ws.root, { path: "blob" });
+    expect(result.errorCode).toBe(BuiltinToolErrorCode.BinaryFile);
+    expect(result.error).toContain("application/octet-stream");
+  });
+
+  it("reads an empty file", async () => {
+    await ws.write({ "empty.txt": "" });
+    const result = await run(fileReadTool, ws.root, { path: "empty.txt" });
+    expect(result.data).toMatchObject({ content: "", totalLines: 0, size: 0 });
+  });
+
+  it("fails with PathNotFound for a missing file", async () => {
+    const result = await run(fileReadTool, ws.root, { path: "nope.txt" });
+    expect(result.errorCode).toBe(ToolErrorCode.PathNotFound);
+    expect(result.error).toContain("nope.txt");
+  });
+
+  it("refuses a directory", async () => {
+    await ws.write({ "dir/a.txt": "a" });
+    const result = await run(fileReadTool, ws.root, { path: "dir" });
+    expect(result.errorCode).toBe(BuiltinToolErrorCode.WrongEntryType);
+  });
+
+  it("rejects endLine before startLine in validation", async () => {
+    await ws.write({ "a.txt": "a\n" });
+    expect(fileReadTool.validate({ path: "a.txt", startLine: 5, endLine: 2 }).isValid).toBe(false);
+    const result = await run(fileReadTool, ws.root, { path: "a.txt", startLine: 5, endLine: 2 });
+    expect(result.errorCode).toBe(ToolErrorCode.ValidationFailed);
+  });
+
+  it("rejects a startLine past the end of the file", async () => {
+    await ws.write({ "a.txt": "a\nb\n" });
+    const result = await run(fileReadTool, ws.root, { path: "a.txt", startLine: 9 });
+    expect(result.errorCode).toBe(ToolErrorCode.ValidationFailed);
+    expect(result.error).toMatch(/2 lines/);
+  });
+
+  it("follows a symbolic link that stays inside the workspace", async () => {
+    await ws.write({ "real.txt": "hello\n" });
+    await ws.link("alias.txt", "real.txt");
+    const result = await run(fileReadTool, ws.root, { path: "alias.txt" });
+    expect((result.data as FileReadData).content).toBe("hello\n");
+    expect((result.data as FileReadData).path).toBe("real.txt");
+  });
+
+  it("is Safe, summarises the range and honours a configured maxBytes", async () => {
+    expect(fileReadTool.defaultRiskLevel).toBe(RiskLevel.Safe);
+    expect(fileReadTool.getEffectiveRiskLevel({ path: "a" })).toBe(RiskLevel.Safe);
+    expect(fileReadTool.getExecutionSummary({ path: "src/app.ts" })).toBe("Read file 'src/app.ts'");
+    expect(fileReadTool.getExecutionSummary({ path: "a", startLine: 2, endLine: 9 })).toBe(
+      "Read file 'a' lines 2-9",
+    );
+    expect(fileReadTool.getExecutionSummary({ path: "a", startLine: 2 })).toBe(
+      "Read file 'a' from line 2",
+    );
+    expect(fileReadTool.getExecutionSummary({ path: "a", endLine: 9 })).toBe(
+      "Read file 'a' lines 1-9",
+    );
+    await ws.write({ "a.txt": "abcdefgh" });
+    const small = new FileReadTool({ maxBytes: 3 });
+    const result = await run(small, ws.root, { path: "a.txt" });
+    expect((result.data as FileReadData).content).toBe("abc");
+  });
+
+  it("is cancelled by an aborted signal", async () => {
+    await ws.write({ "a.txt": "x\n".repeat(100_000) });
+    const controller = new AbortController();
+    const context = ToolExecutionContextBuilder.create()
+      .withWorkspace(ws.root)
+      .withParameters({ path: "a.txt" })
+      .withCancellation(controller.signal)
+      .withProgress(() => {})
+      .buildForTesting();
+    const pending = fileReadTool.execute(context);
+    controller.abort();
+    const result = await pending;
+    expect(result.errorCode).toBe(ToolErrorCode.Cancelled);
+  });
+});

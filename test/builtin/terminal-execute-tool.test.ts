@@ -1,0 +1,220 @@
+import { mkdir } from "node:fs/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  BuiltinToolErrorCode,
+  type TerminalExecuteData,
+  TerminalExecuteTool,
+  terminalExecuteTool,
+} from "../../src/builtin/index.js";
+import type { ToolProgress } from "../../src/context/index.js";
+import { RiskLevel, ToolErrorCode } from "../../src/core/index.js";
+import { createWorkspace, run, type Workspace } from "./workspace-fixture.js";
+
+let ws: Workspace;
+beforeEach(async () => {
+  ws = await createWorkspace();
+});
+afterEach(async () => {
+  await ws.remove();
+});
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits up to `ms` for the process group to disappear; true when it did. */
+async function groupGone(pgid: number, ms = 2000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!groupAlive(pgid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return !groupAlive(pgid);
+}
+
+const data = (result: { data: unknown }) => result.data as TerminalExecuteData;
+const firstLinePid = (result: { data: unknown }) =>
+  Number.parseInt(data(result).stdout.split("\n")[0] as string, 10);
+
+describe("terminal-execute", () => {
+  it("runs a command in the workspace and returns its output and exit code", async () => {
+    const result = await run(terminalExecuteTool, ws.root, { command: "echo hello; pwd" });
+    expect(result.success).toBe(true);
+    expect(data(result)).toMatchObject({
+      command: "echo hello; pwd",
+      cwd: ".",
+      exitCode: 0,
+      stdout: `hello\n${ws.root}\n`,
+      stderr: "",
+      truncated: false,
+      timedOut: false,
+    });
+    expect(result.metadata?.exitCode).toBe(0);
+    expect(result.artifacts[0]).toMatchObject({
+      type: "output",
+      path: "terminal",
+      size: 6 + ws.root.length + 1,
+    });
+  });
+
+  it("reports a non-zero exit as a failure that keeps the output and the code", async () => {
+    const result = await run(terminalExecuteTool, ws.root, {
+      command: "echo out; echo err >&2; exit 3",
+    });
+    expect(result.success).toBe(false);
+    expect(result.errorCode).toBe(BuiltinToolErrorCode.CommandFailed);
+    expect(result.error).toContain("exited with code 3");
+    expect(data(result)).toMatchObject({ exitCode: 3, stdout: "out\n", stderr: "err\n" });
+    expect(result.metadata?.exitCode).toBe(3);
+  });
+
+  it("reports a command ended by a signal", async () => {
+    const result = await run(terminalExecuteTool, ws.root, { command: "kill -TERM $$" });
+    expect(result.errorCode).toBe(BuiltinToolErrorCode.CommandFailed);
+    expect(data(result).signal).toBe("SIGTERM");
+    expect(result.metadata?.exitCode).toBeNull();
+  });
+
+  it("runs in a subdirectory given as cwd", async () => {
+    await mkdir(ws.path("sub"));
+    const result = await run(terminalExecuteTool, ws.root, { command: "pwd", cwd: "sub" });
+    expect(data(result).stdout).toBe(`${ws.path("sub")}\n`);
+    expect(data(result).cwd).toBe("sub");
+  });
+
+  it("fails clearly for a cwd that is missing or not a directory", async () => {
+    await ws.write({ "f.txt": "" });
+    const missing = await run(terminalExecuteTool, ws.root, { command: "pwd", cwd: "nope" });
+    expect(missing.errorCode).toBe(ToolErrorCode.PathNotFound);
+    const file = await run(terminalExecuteTool, ws.root, { command: "pwd", cwd: "f.txt" });
+    expect(file.errorCode).toBe(BuiltinToolErrorCode.WrongEntryType);
+  });
+
+  it("caps stdout plus stderr at maxOutputBytes and drains the rest", async () => {
+    const tool = new TerminalExecuteTool({ maxOutputBytes: 1000 });
+    const result = await run(tool, ws.root, {
+      command: "head -c 600 /dev/zero | tr '\\0' e >&2; head -c 100000 /dev/zero | tr '\\0' o",
+    });
+    expect(result.success).toBe(true);
+    expect(data(result).stderr).toBe("e".repeat(600));
+    expect(data(result).stdout).toBe("o".repeat(400));
+    expect(data(result)).toMatchObject({ truncated: true, totalOutputBytes: 100_600 });
+    expect(data(result).note).toMatch(/cut at 1000 bytes of 100600/);
+  });
+
+  it("caps output at 1 MB by default", async () => {
+    const result = await run(terminalExecuteTool, ws.root, {
+      command: "head -c 3000000 /dev/zero | tr '\\0' y",
+    });
+    expect(data(result).stdout.length).toBe(1024 * 1024);
+    expect(data(result).truncated).toBe(true);
+  });
+
+  it("kills the whole process group on timeout and leaves no process", async () => {
+    const started = performance.now();
+    const result = await run(terminalExecuteTool, ws.root, {
+      command: "echo $$; sleep 30 & sleep 30",
+      timeoutMs: 300,
+    });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(result.errorCode).toBe(ToolErrorCode.Timeout);
+    expect(data(result).timedOut).toBe(true);
+    const pgid = firstLinePid(result);
+    expect(pgid).toBeGreaterThan(1);
+    expect(await groupGone(pgid)).toBe(true);
+  });
+
+  it("kills the process group when the caller aborts, as a cancellation", async () => {
+    const controller = new AbortController();
+    const progress: ToolProgress[] = [];
+    setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    const result = await run(
+      terminalExecuteTool,
+      ws.root,
+      { command: "echo $$; sleep 30 & sleep 30" },
+      { signal: controller.signal, progress },
+    );
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(result.errorCode).toBe(ToolErrorCode.Cancelled);
+    const pgid = Number.parseInt(progress[0]?.currentOperation ?? "", 10);
+    expect(pgid).toBeGreaterThan(1);
+    expect(await groupGone(pgid)).toBe(true);
+  });
+
+  it("ends background processes the command leaves behind", async () => {
+    const started = performance.now();
+    const result = await run(terminalExecuteTool, ws.root, { command: "echo $$; sleep 30 &" });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(result.success).toBe(true);
+    expect(await groupGone(firstLinePid(result))).toBe(true);
+  });
+
+  it("reports progress while the command writes output", async () => {
+    const progress: ToolProgress[] = [];
+    await run(
+      terminalExecuteTool,
+      ws.root,
+      { command: "for i in 1 2 3; do echo line$i; sleep 0.6; done" },
+      { progress },
+    );
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]?.currentOperation).toBe("line1");
+  });
+
+  it("closes stdin so a command waiting for input ends", async () => {
+    const result = await run(terminalExecuteTool, ws.root, { command: "cat; echo done" });
+    expect(data(result).stdout).toBe("done\n");
+  });
+});
+
+describe("terminal-execute definition", () => {
+  it("asks for process isolation and names where a child process finds it", async () => {
+    expect(terminalExecuteTool.isolation).toBe("process");
+    const source = terminalExecuteTool.source;
+    expect(source?.exportName).toBe("terminalExecuteTool");
+    expect(source?.module).toMatch(/^file:.*terminal-execute-tool\.(ts|js)$/);
+    const loaded = (await import(source?.module as string)) as Record<string, unknown>;
+    expect(loaded.terminalExecuteTool).toBeInstanceOf(TerminalExecuteTool);
+  });
+
+  it("gives a configured instance no source unless one is given", () => {
+    expect(new TerminalExecuteTool({ maxOutputBytes: 10 }).source).toBeUndefined();
+    const source = { module: "file:///app/tools.js", exportName: "myTerminal" };
+    expect(new TerminalExecuteTool({ maxOutputBytes: 10, source }).source).toBe(source);
+    expect(new TerminalExecuteTool().source).toEqual(terminalExecuteTool.source);
+  });
+
+  it("runs commands with the configured shell and environment", async () => {
+    const tool = new TerminalExecuteTool({
+      shell: "/bin/bash",
+      env: { GREETING: "hi", PATH: process.env.PATH ?? "" },
+    });
+    const result = await run(tool, ws.root, { command: 'echo "$GREETING $BASH_VERSION"' });
+    expect(data(result).stdout).toMatch(/^hi \d/);
+  });
+
+  it("is Medium by default and takes its effective risk from the command", () => {
+    expect(terminalExecuteTool.defaultRiskLevel).toBe(RiskLevel.Medium);
+    expect(terminalExecuteTool.getEffectiveRiskLevel({ command: "ls -la" })).toBe(RiskLevel.Low);
+    expect(terminalExecuteTool.getEffectiveRiskLevel({ command: "npm install" })).toBe(
+      RiskLevel.Medium,
+    );
+    expect(terminalExecuteTool.getEffectiveRiskLevel({ command: "rm -rf /" })).toBe(
+      RiskLevel.Critical,
+    );
+    expect(terminalExecuteTool.getEffectiveRiskLevel({})).toBe(RiskLevel.High);
+  });
+
+  it("summarises the command and its directory", () => {
+    expect(terminalExecuteTool.getExecutionSummary({ command: "npm test" })).toBe("Run `npm test`");
+    expect(
+      terminalExecuteTool.getExecutionSummary({ command: "npm test", cwd: "packages/core" }),
+    ).toBe("Run `npm test` in 'packages/core'");
+  });
+});
