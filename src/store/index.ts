@@ -1,3 +1,8 @@
+/**
+ * The store folder's face inside the package (tests and the CLI). Users import the dialect
+ * entries instead, `aintern/store/sqlite` and `aintern/store/postgres`, which export only the
+ * public parts.
+ */
 export { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "./audit-reader.js";
 export { InvalidAuditQueryError } from "./invalid-audit-query-error.js";
 export { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
@@ -5,14 +10,21 @@ export { InvalidPermissionGrantError } from "./invalid-permission-grant-error.js
 export { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 export { ACCEPTED_STORE_URLS, InvalidStoreUrlError } from "./invalid-store-url-error.js";
 export { InvalidToolCallError } from "./invalid-tool-call-error.js";
+export { MissingDriverError } from "./load-pg.js";
+export {
+  openPostgresStore,
+  type PostgresPoolClientLike,
+  type PostgresPoolLike,
+} from "./open-postgres-store.js";
+export { openSqliteStore, type SqliteDatabaseLike } from "./open-sqlite-store.js";
+export { openStore } from "./open-store.js";
+export type { Store, StoreDialect } from "./store.js";
+export { StoreClosedError } from "./store-closed-error.js";
 export {
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_POOL_SIZE,
-  openStore,
   type StoreConfig,
-} from "./open-store.js";
-export type { Store, StoreDialect } from "./store.js";
-export { StoreClosedError } from "./store-closed-error.js";
+} from "./store-config.js";
 export { StoreMigrationError } from "./store-migration-error.js";
 export { StoreOpenError } from "./store-open-error.js";
 export {

@@ -1,8 +1,13 @@
 import { randomInt } from "node:crypto";
-import pg from "pg";
 
 /** The first key of every lease lock, so that aintern's advisory locks are told apart. */
 export const LEASE_LOCK_CLASS = 0x61696e74; // "aint"
+
+/** A connection the lease can hold: a `pg.Client`, or a client checked out of a pool. */
+export interface LeaseConnection {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+}
 
 /**
  * A PostgreSQL store's proof of life: a dedicated connection holding a session advisory lock
@@ -13,33 +18,38 @@ export const LEASE_LOCK_CLASS = 0x61696e74; // "aint"
 export class PostgresLease {
   /** The owner key written to this store's in-flight rows. */
   readonly key: number;
-  readonly #client: pg.Client;
+  readonly #end: () => Promise<unknown>;
 
-  private constructor(client: pg.Client, key: number) {
-    this.#client = client;
+  private constructor(connection: LeaseConnection, key: number, end: () => Promise<unknown>) {
     this.key = key;
-    client.on("error", () => {
+    this.#end = end;
+    connection.on?.("error", () => {
       // The lock went with the connection. Another store may then mark this store's running
       // executions interrupted; complete() upserts, so the real outcome replaces that row.
     });
   }
 
-  /** Connects and takes the lock under a fresh random key. */
-  static async acquire(config: pg.ClientConfig): Promise<PostgresLease> {
-    const client = new pg.Client(config);
-    await client.connect();
+  /**
+   * Takes the lock under a fresh random key on a connection that `connect` opens; `end` closes
+   * that connection (and so releases the lock). The connection must not be shared.
+   */
+  static async acquire<C extends LeaseConnection>(
+    connect: () => Promise<C>,
+    end: (connection: C) => Promise<unknown>,
+  ): Promise<PostgresLease> {
+    const connection = await connect();
     try {
       const key = randomInt(-(2 ** 31), 2 ** 31 - 1);
-      await client.query("SELECT pg_advisory_lock($1::int, $2::int)", [LEASE_LOCK_CLASS, key]);
-      return new PostgresLease(client, key);
+      await connection.query("SELECT pg_advisory_lock($1::int, $2::int)", [LEASE_LOCK_CLASS, key]);
+      return new PostgresLease(connection, key, () => end(connection));
     } catch (error) {
-      await client.end().catch(() => undefined);
+      await end(connection).catch(() => undefined);
       throw error;
     }
   }
 
   /** Ends the connection, which releases the lock. */
   async release(): Promise<void> {
-    await this.#client.end().catch(() => undefined);
+    await this.#end().catch(() => undefined);
   }
 }

@@ -1,0 +1,149 @@
+import { Kysely, PostgresDialect, type PostgresPool } from "kysely";
+import type pg from "pg";
+import { assembleStore } from "./assemble-store.js";
+import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
+import { loadPg } from "./load-pg.js";
+import { migrateStore } from "./migrate-store.js";
+import { PostgresAuditLog } from "./postgres-audit-log.js";
+import { postgresCallOwnership } from "./postgres-call-ownership.js";
+import { PostgresLease } from "./postgres-lease.js";
+import type { Store } from "./store.js";
+import { checkStoreConfig, DEFAULT_POOL_SIZE, type StoreConfig } from "./store-config.js";
+import { StoreOpenError } from "./store-open-error.js";
+import { StoreState } from "./store-state.js";
+import type { StoreTables } from "./store-tables.js";
+import { parseStoreUrl } from "./store-url.js";
+
+/** A client checked out of a {@link PostgresPoolLike}. */
+export interface PostgresPoolClientLike {
+  query(...args: never[]): Promise<unknown>;
+  release(destroy?: boolean | Error): void;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/**
+ * The members of a `pg.Pool` the store uses: pass your own pool instead of a connection string.
+ * A structural type, so no particular copy of `pg` is required. The store checks one client out
+ * for as long as it is open (its lease) and queries through the pool; a pool you pass stays
+ * yours: closing the store does not end it.
+ */
+export interface PostgresPoolLike {
+  connect(): Promise<PostgresPoolClientLike>;
+  query(...args: never[]): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+/**
+ * Opens the PostgreSQL store: a connection string (`postgres://…` or `postgresql://…`) or a
+ * `pg.Pool` you pass, migrates it, and recovers what dead processes left in flight.
+ *
+ * @throws InvalidStoreUrlError for a connection string of another kind; InvalidStoreOptionsError
+ *   for a bad option; StoreOpenError when the server cannot be reached; StoreMigrationError when
+ *   a migration fails; MissingDriverError when a connection string is given and `pg` is not
+ *   installed.
+ *
+ * @example
+ * ```ts
+ * import { openPostgresStore } from "aintern/store/postgres";
+ * const store = await openPostgresStore("postgres://aintern@db/aintern", { poolSize: 20 });
+ * ```
+ */
+export async function openPostgresStore(
+  target: string | PostgresPoolLike,
+  config: StoreConfig = {},
+): Promise<Store> {
+  const schema = checkStoreConfig(config);
+  if (typeof target === "string") return openWithUrl(target, schema, config);
+  if (typeof target !== "object" || target === null || typeof target.connect !== "function") {
+    throw new InvalidStoreOptionsError(
+      "pool",
+      "openPostgresStore needs a postgres:// connection string or a pg.Pool.",
+    );
+  }
+  const pool = target as unknown as pg.Pool;
+  return openWithPool(
+    "postgres (pool)",
+    pool,
+    // A pool the caller passed is ended by the caller, not by the store.
+    { connect: () => pool.connect(), end: async () => undefined },
+    () =>
+      PostgresLease.acquire(
+        () => pool.connect(),
+        async (client) => client.release(true),
+      ),
+    schema,
+  );
+}
+
+async function openWithUrl(url: string, schema: string, config: StoreConfig): Promise<Store> {
+  const location = parseStoreUrl(url);
+  if (location.dialect !== "postgres") {
+    throw new InvalidStoreOptionsError(
+      "url",
+      `openPostgresStore needs a postgres:// connection string, got "${url}". Use openStore or openSqliteStore for SQLite.`,
+    );
+  }
+  const pg = await loadPg();
+  const connection = {
+    connectionString: location.connectionString,
+    application_name: config.applicationName ?? "aintern",
+  };
+  const pool = new pg.Pool({ ...connection, max: config.poolSize ?? DEFAULT_POOL_SIZE });
+  // An idle pooled connection that breaks must not crash the process; the next query reports it.
+  pool.on("error", () => undefined);
+  return openWithPool(
+    url,
+    pool,
+    pool,
+    () =>
+      PostgresLease.acquire(
+        async () => {
+          const client = new pg.Client(connection);
+          await client.connect();
+          return client;
+        },
+        (client) => client.end(),
+      ),
+    schema,
+  );
+}
+
+async function openWithPool(
+  label: string,
+  pool: pg.Pool,
+  kyselyPool: PostgresPool,
+  acquireLease: () => Promise<PostgresLease>,
+  schema: string,
+): Promise<Store> {
+  const kysely = new Kysely<StoreTables>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
+  let lease: PostgresLease | undefined;
+  try {
+    try {
+      lease = await acquireLease();
+    } catch (error) {
+      throw new StoreOpenError(label, error);
+    }
+    await migrateStore(kysely, { dialect: "postgres", schema });
+    const state = new StoreState();
+    const tables = kysely.withSchema(schema);
+    const audit = new PostgresAuditLog({ pool, kysely: tables, schema, lease, state });
+    await audit.recoverInterrupted();
+    const held = lease;
+    return await assembleStore({
+      dialect: "postgres",
+      schema,
+      tables,
+      state,
+      audit,
+      ownership: postgresCallOwnership(kysely, lease),
+      shutdown: async () => {
+        await kysely.destroy();
+        await held.release();
+      },
+    });
+  } catch (error) {
+    await kysely.destroy();
+    await lease?.release();
+    throw error;
+  }
+}

@@ -1,0 +1,116 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { assembleStore } from "./assemble-store.js";
+import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
+import { migrateStore } from "./migrate-store.js";
+import { SqliteAuditLog } from "./sqlite-audit-log.js";
+import { sqliteCallOwnership } from "./sqlite-call-ownership.js";
+import type { Store } from "./store.js";
+import { checkStoreConfig, DEFAULT_BUSY_TIMEOUT_MS, type StoreConfig } from "./store-config.js";
+import { StoreOpenError } from "./store-open-error.js";
+import { StoreState } from "./store-state.js";
+import type { StoreTables } from "./store-tables.js";
+import { STORE_TABLES } from "./table-names.js";
+import { TablePrefixPlugin } from "./table-prefix-plugin.js";
+
+/**
+ * The members of a better-sqlite3 `Database` the store uses: pass your own open database instead
+ * of a file path. A structural type, so no particular copy of better-sqlite3 is required.
+ */
+export interface SqliteDatabaseLike {
+  /** The file name the database was opened with (`":memory:"` or `""` for in-memory ones). */
+  readonly name: string;
+  readonly memory: boolean;
+  readonly open: boolean;
+  readonly inTransaction: boolean;
+  prepare(source: string): unknown;
+  transaction(fn: (...args: never[]) => unknown): unknown;
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  exec(source: string): unknown;
+  close(): unknown;
+}
+
+/**
+ * Opens the SQLite store: a database file (created with its folder when missing) or an open
+ * better-sqlite3 `Database` you pass, migrates it, and recovers what dead processes left in
+ * flight. The store sets `journal_mode = WAL`, `synchronous = NORMAL` and `busy_timeout` on the
+ * connection. A database you pass stays yours: closing the store does not close it.
+ *
+ * @param target A file path (relative to the working directory, or absolute), `":memory:"`, or
+ *   an open better-sqlite3 `Database`.
+ * @throws InvalidStoreOptionsError for a bad option; StoreOpenError when the file cannot be
+ *   opened; StoreMigrationError when a migration fails.
+ *
+ * @example
+ * ```ts
+ * import { openSqliteStore } from "aintern/store/sqlite";
+ * const store = await openSqliteStore(".aintern/audit.db");
+ * ```
+ */
+export async function openSqliteStore(
+  target: string | SqliteDatabaseLike,
+  config: StoreConfig = {},
+): Promise<Store> {
+  const schema = checkStoreConfig(config);
+  const owned = typeof target === "string";
+  if (!owned && (typeof target !== "object" || target === null || !target.open)) {
+    throw new InvalidStoreOptionsError(
+      "database",
+      "openSqliteStore needs a file path or an open better-sqlite3 Database.",
+    );
+  }
+  const label = owned ? `sqlite:${target}` : `sqlite:${target.name}`;
+  let database: Database.Database | undefined;
+  try {
+    if (owned) {
+      const path = target === ":memory:" ? target : resolve(target);
+      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+      database = new Database(path);
+    } else {
+      database = target as unknown as Database.Database;
+    }
+    database.pragma(`busy_timeout = ${config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+    database.pragma("journal_mode = WAL");
+    database.pragma("synchronous = NORMAL");
+  } catch (error) {
+    if (owned) database?.close();
+    throw new StoreOpenError(label, error);
+  }
+  const connection = database;
+  const kysely = new Kysely<StoreTables>({
+    dialect: new SqliteDialect({
+      // A database the caller passed is closed by the caller, not by the store.
+      database: owned
+        ? connection
+        : { prepare: (sql) => connection.prepare(sql), close: () => undefined },
+    }),
+  });
+  try {
+    await migrateStore(kysely, { dialect: "sqlite", schema }, connection);
+    const state = new StoreState();
+    const tables = kysely.withPlugin(new TablePrefixPlugin(schema, STORE_TABLES));
+    const file = connection.memory || connection.name === "" ? undefined : connection.name;
+    const audit = new SqliteAuditLog({
+      database: connection,
+      kysely: tables,
+      schema,
+      databasePath: file === undefined ? undefined : resolve(file),
+      state,
+    });
+    await audit.recoverInterrupted();
+    return await assembleStore({
+      dialect: "sqlite",
+      schema,
+      tables,
+      state,
+      audit,
+      ownership: sqliteCallOwnership(),
+      shutdown: () => kysely.destroy(),
+    });
+  } catch (error) {
+    await kysely.destroy();
+    throw error;
+  }
+}
