@@ -23,7 +23,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as ContextModule from "../src/context/index.js";
 import type * as CoreModule from "../src/core/index.js";
-import type * as SandboxModule from "../src/sandbox/index.js";
+import type * as SandboxModule from "../src/sandbox/process.js";
 import type * as ToolsModule from "../src/tools/index.js";
 
 /** Per-call costs in microseconds and start-up times in milliseconds. */
@@ -72,7 +72,7 @@ async function load(): Promise<Implementation> {
       return {
         build: "dist",
         root,
-        sandbox: (await import(url("sandbox/index.js"))) as typeof SandboxModule,
+        sandbox: (await import(url("sandbox/process.js"))) as typeof SandboxModule,
         context: (await import(url("context/index.js"))) as typeof ContextModule,
         core: (await import(url("core/index.js"))) as typeof CoreModule,
       };
@@ -81,7 +81,7 @@ async function load(): Promise<Implementation> {
   return {
     build: "tsx",
     root: resolve("src"),
-    sandbox: await import("../src/sandbox/index.js"),
+    sandbox: await import("../src/sandbox/process.js"),
     context: await import("../src/context/index.js"),
     core: await import("../src/core/index.js"),
   };

@@ -2,7 +2,7 @@ import type { ToolExecutionContext } from "../context/index.js";
 import type { JsonObject } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
 import { InProcessSandbox } from "./in-process-sandbox.js";
-import { ProcessSandbox } from "./process-sandbox.js";
+import { LazyProcessSandbox } from "./lazy-process-sandbox.js";
 import { SandboxError, SandboxErrorCode } from "./sandbox-error.js";
 import { type IsolationPolicy, selectSandbox } from "./select-sandbox.js";
 import type { SandboxOutcome, SandboxRunOptions, ToolSandbox } from "./tool-sandbox.js";
@@ -13,7 +13,10 @@ export interface RoutingSandboxConfig {
   readonly policy?: IsolationPolicy;
   /** Runs the other tools (default a new `InProcessSandbox`). */
   readonly inProcess?: ToolSandbox;
-  /** Runs isolated tools (default a new `ProcessSandbox` with its defaults). */
+  /**
+   * Runs isolated tools (default: a `ProcessSandbox` with its defaults, loaded from
+   * `aintern/sandbox` the first time a call needs it).
+   */
   readonly process?: ToolSandbox;
 }
 
@@ -42,8 +45,8 @@ export class RoutingSandbox implements ToolSandbox {
   constructor(config: RoutingSandboxConfig = {}) {
     this.policy = config.policy ?? {};
     this.inProcess = config.inProcess ?? new InProcessSandbox();
-    // A ProcessSandbox starts no process until its first run.
-    this.process = config.process ?? new ProcessSandbox();
+    // Loaded, and its first process started, only when a call needs isolation.
+    this.process = config.process ?? new LazyProcessSandbox();
   }
 
   run(

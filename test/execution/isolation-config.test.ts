@@ -9,7 +9,7 @@ import {
   ToolExecutor,
 } from "../../src/execution/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
-import { InProcessSandbox } from "../../src/sandbox/index.js";
+import { InProcessSandbox } from "../../src/sandbox/process.js";
 import { openStore } from "../../src/store/index.js";
 import { MockTool } from "../../src/testing/index.js";
 import * as tools from "../fixtures/sandbox/tools.js";

@@ -9,7 +9,7 @@ import {
   toolArtifactFromJson,
   toolResultFromJson,
 } from "../../src/result/index.js";
-import { toolProgressFromJson } from "../../src/sandbox/index.js";
+import { toolProgressFromJson } from "../../src/sandbox/process.js";
 
 /** The JSON forms without their timestamps (a rebuilt artifact is stamped anew). */
 function comparable(result: ToolResult): unknown {

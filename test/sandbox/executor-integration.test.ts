@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolCategory, ToolErrorCode } from "../../src/core/index.js";
 import { ToolExecutionStatus, ToolExecutor } from "../../src/execution/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
-import { ProcessSandbox, RoutingSandbox, SandboxErrorCode } from "../../src/sandbox/index.js";
+import { ProcessSandbox, RoutingSandbox, SandboxErrorCode } from "../../src/sandbox/process.js";
 import * as tools from "../fixtures/sandbox/tools.js";
 import { fixtureModule, isReaped, killSeen, seenPids } from "./process-helpers.js";
 

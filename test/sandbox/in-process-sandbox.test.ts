@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ToolExecutionContext, ToolExecutionContextBuilder } from "../../src/context/index.js";
 import { RiskLevel, ToolCategory } from "../../src/core/index.js";
 import { ToolResult } from "../../src/result/index.js";
-import { InProcessSandbox } from "../../src/sandbox/index.js";
+import { InProcessSandbox } from "../../src/sandbox/process.js";
 import { JsonSchema } from "../../src/schema/index.js";
 import type { Tool } from "../../src/tools/index.js";
 import { ToolValidationResult } from "../../src/validation/index.js";

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { ToolProgress } from "../../src/context/index.js";
 import { ServiceContainer, ToolExecutionContext } from "../../src/context/index.js";
 import type { JsonObject } from "../../src/core/index.js";
-import type { SandboxOutcome, ToolSandbox } from "../../src/sandbox/index.js";
+import type { SandboxOutcome, ToolSandbox } from "../../src/sandbox/process.js";
 import type { Tool } from "../../src/tools/index.js";
 
 /** The fixture module the child processes load the test tools from. */

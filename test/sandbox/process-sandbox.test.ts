@@ -17,7 +17,7 @@ import {
   SandboxError,
   SandboxErrorCode,
   type SandboxOutcome,
-} from "../../src/sandbox/index.js";
+} from "../../src/sandbox/process.js";
 import type { Tool } from "../../src/tools/index.js";
 import * as tools from "../fixtures/sandbox/tools.js";
 import {

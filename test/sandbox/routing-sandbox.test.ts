@@ -5,14 +5,14 @@ import { ToolResult } from "../../src/result/index.js";
 import {
   InProcessSandbox,
   type IsolationPolicy,
-  ProcessSandbox,
+  LazyProcessSandbox,
   RoutingSandbox,
   SandboxError,
   SandboxErrorCode,
   type SandboxOutcome,
   selectSandbox,
   type ToolSandbox,
-} from "../../src/sandbox/index.js";
+} from "../../src/sandbox/process.js";
 import type { Tool } from "../../src/tools/index.js";
 import * as tools from "../fixtures/sandbox/tools.js";
 
@@ -148,7 +148,7 @@ describe("RoutingSandbox", () => {
     const routing = new RoutingSandbox();
     try {
       expect(routing.inProcess).toBeInstanceOf(InProcessSandbox);
-      expect(routing.process).toBeInstanceOf(ProcessSandbox);
+      expect(routing.process).toBeInstanceOf(LazyProcessSandbox);
       const outcome = await routing.run(tool({ isolation: "process" }), context(), options);
       expect((outcome as { error: SandboxError }).error.code).toBe(
         SandboxErrorCode.ToolSourceMissing,
