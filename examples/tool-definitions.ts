@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import { RiskLevel, ToolCategory } from "../src/core/index.js";
+import { toAnthropicTool, toOpenAiTool } from "../src/providers/index.js";
 import { ToolRegistry } from "../src/registry/index.js";
 import { ToolResult } from "../src/result/index.js";
-import { toAnthropicTool, toOpenAiTool } from "../src/schema/index.js";
 import { defineTool } from "../src/tools/index.js";
 
 // 1. Define tools with zod: `execute`'s input is typed from the schema.

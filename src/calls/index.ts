@@ -7,7 +7,6 @@ export {
 } from "./approval-decision.js";
 export type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.js";
 export { type Clock, systemClock } from "./clock.js";
-export { detectToolCallFormat } from "./detect-tool-call-format.js";
 export { hashToolCallArguments } from "./hash-tool-call-arguments.js";
 export { InvalidDecisionError } from "./invalid-decision-error.js";
 export { InvalidTransitionError } from "./invalid-transition-error.js";
@@ -18,19 +17,11 @@ export {
   parseToolCalls,
 } from "./parse-tool-calls.js";
 export {
-  type AnthropicToolResultBlock,
-  type AnthropicToolResultMessage,
-  type GeminiFunctionResponseContent,
-  type GeminiFunctionResponsePart,
-  type OpenAIChatToolMessage,
-  type OpenAIResponsesFunctionCallOutput,
   type ProviderMessagesByFormat,
   type ToProviderMessagesOptions,
   toProviderMessages,
 } from "./to-provider-messages.js";
-export { TooManyToolCallsError } from "./too-many-tool-calls-error.js";
 export { ToolCallBatch, type ToolCallBatchInit } from "./tool-call-batch.js";
-export { allToolCallFormats, ToolCallFormat } from "./tool-call-format.js";
 export {
   ToolCallLifecycle,
   type ToolCallLifecycleConfig,
@@ -45,7 +36,6 @@ export type {
   ToolValidationResultRecord,
 } from "./tool-call-lifecycle-record.js";
 export { type ToolCallOutcome, toolCallOutcome } from "./tool-call-outcome.js";
-export { ToolCallParseErrorCode } from "./tool-call-parse-error-code.js";
 export {
   ToolCallProcessor,
   type ToolCallProcessorConfig,

@@ -1,16 +1,17 @@
 import { AinternError } from "../core/index.js";
+import type { RawToolCall, ToolCallFormat } from "../providers/index.js";
+import {
+  detectToolCallFormat,
+  extractAnthropicToolCalls,
+  extractGeminiToolCalls,
+  extractOpenAIChatToolCalls,
+  extractOpenAIResponsesToolCalls,
+  extractTextToolCalls,
+  TooManyToolCallsError,
+} from "../providers/index.js";
+import { buildToolCallRequest, toolDirectory } from "./build-tool-call-request.js";
 import type { Clock } from "./clock.js";
-import { detectToolCallFormat } from "./detect-tool-call-format.js";
-import { buildToolCallRequest, toolDirectory } from "./parsers/build-tool-call-request.js";
-import { extractAnthropicToolCalls } from "./parsers/extract-anthropic.js";
-import { extractGeminiToolCalls } from "./parsers/extract-gemini.js";
-import { extractOpenAIChatToolCalls } from "./parsers/extract-openai-chat.js";
-import { extractOpenAIResponsesToolCalls } from "./parsers/extract-openai-responses.js";
-import { extractTextToolCalls } from "./parsers/extract-text.js";
-import type { RawToolCall } from "./parsers/raw-tool-call.js";
-import { TooManyToolCallsError } from "./too-many-tool-calls-error.js";
 import { ToolCallBatch } from "./tool-call-batch.js";
-import type { ToolCallFormat } from "./tool-call-format.js";
 import type { ToolCallLifecycleConfig } from "./tool-call-lifecycle.js";
 
 /** Options of {@link parseToolCalls}. */
@@ -82,7 +83,7 @@ const extractors: ReadonlyMap<ToolCallFormat, Extractor> = new Map<ToolCallForma
  *   if (!call.isValid) continue; // its error goes back to the model with the results
  *   ...
  * }
- * messages.push(...toProviderMessages(batch, "openai-chat"));
+ * messages.push(...toProviderMessages(batch)); // in the format the calls came in
  * ```
  */
 export function parseToolCalls(
@@ -120,6 +121,7 @@ export function parseToolCalls(
     calls,
     iterationNumber,
     isParallel: calls.length > 1,
+    format,
     createdAt: requestedAt,
     clock,
   });

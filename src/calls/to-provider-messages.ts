@@ -1,51 +1,21 @@
+import { AinternError } from "../core/index.js";
+import {
+  type AnthropicToolResultMessage,
+  type GeminiFunctionResponseContent,
+  type OpenAIChatToolMessage,
+  type OpenAIResponsesFunctionCallOutput,
+  type ProviderAnswer,
+  type ToolCallFormat,
+  toAnthropicToolResultMessages,
+  toGeminiFunctionResponses,
+  toOpenAIChatToolMessages,
+  toOpenAIResponsesOutputs,
+  toTextToolResults,
+} from "../providers/index.js";
 import type { ToLlmContextOptions } from "../result/index.js";
 import type { ToolCallBatch } from "./tool-call-batch.js";
-import type { ToolCallFormat } from "./tool-call-format.js";
-import { type ToolCallOutcome, toolCallOutcome } from "./tool-call-outcome.js";
+import { toolCallOutcome } from "./tool-call-outcome.js";
 import type { ToolCallRequest } from "./tool-call-request.js";
-
-/** An OpenAI Chat Completions tool message. */
-export interface OpenAIChatToolMessage {
-  role: "tool";
-  tool_call_id: string;
-  content: string;
-}
-
-/** An OpenAI Responses API input item answering a `function_call`. */
-export interface OpenAIResponsesFunctionCallOutput {
-  type: "function_call_output";
-  call_id: string;
-  output: string;
-}
-
-/** One Anthropic `tool_result` content block. */
-export interface AnthropicToolResultBlock {
-  type: "tool_result";
-  tool_use_id: string;
-  content: string;
-  is_error: boolean;
-}
-
-/** The Anthropic user message carrying every `tool_result` of a turn. */
-export interface AnthropicToolResultMessage {
-  role: "user";
-  content: AnthropicToolResultBlock[];
-}
-
-/** One Gemini `functionResponse` part (`id` only when the provider gave the call one). */
-export interface GeminiFunctionResponsePart {
-  functionResponse: {
-    id?: string;
-    name: string;
-    response: { output: string } | { error: string };
-  };
-}
-
-/** The Gemini content carrying every `functionResponse` of a turn. */
-export interface GeminiFunctionResponseContent {
-  role: "user";
-  parts: GeminiFunctionResponsePart[];
-}
 
 /** What {@link toProviderMessages} returns for each format. */
 export interface ProviderMessagesByFormat {
@@ -63,7 +33,8 @@ export type ToProviderMessagesOptions = ToLlmContextOptions;
  * The messages that answer every call of a batch, in the provider's format, ready to append to
  * the conversation. Each call gets exactly one result, in call order, whatever became of it:
  * completed, failed, timed out, cancelled, denied, invalid, or never executed (see
- * {@link toolCallOutcome} for the text).
+ * {@link toolCallOutcome} for the text). Without `format`, the batch's own format is used (the
+ * one `parseToolCalls` found the calls in).
  *
  * - `"openai-chat"`: one `{ role: "tool", tool_call_id, content }` message per call.
  * - `"openai-responses"`: one `{ type: "function_call_output", call_id, output }` item per call.
@@ -74,6 +45,8 @@ export type ToProviderMessagesOptions = ToLlmContextOptions;
  *
  * Anthropic and Gemini get an array of one message (none for an empty batch), so every JSON
  * format can be spread into a message list.
+ *
+ * @throws AinternError `"INVALID_OPTIONS"` when no format is given and the batch has none.
  *
  * @example
  * ```ts
@@ -87,86 +60,49 @@ export function toProviderMessages<F extends ToolCallFormat>(
 ): ProviderMessagesByFormat[F];
 export function toProviderMessages(
   batch: ToolCallBatch,
-  format: ToolCallFormat,
+  format?: ToolCallFormat,
+  options?: ToProviderMessagesOptions,
+): ProviderMessagesByFormat[ToolCallFormat];
+export function toProviderMessages(
+  batch: ToolCallBatch,
+  format: ToolCallFormat | undefined = batch.format,
   options: ToProviderMessagesOptions = {},
 ): ProviderMessagesByFormat[ToolCallFormat] {
-  const answers = batch.calls.map((call) => ({
-    call,
-    outcome: toolCallOutcome(batch, call, options),
-  }));
+  if (format === undefined) {
+    throw new AinternError(
+      "INVALID_OPTIONS",
+      'toProviderMessages needs a format: this batch was not parsed from a provider response, so pass one ("openai-chat", "openai-responses", "anthropic", "gemini" or "text").',
+    );
+  }
+  const answers = batch.calls.map((call) => providerAnswer(batch, call, options));
   switch (format) {
     case "openai-chat":
-      return answers.map(({ call, outcome }) => ({
-        role: "tool" as const,
-        tool_call_id: callId(call),
-        content: outcome.content,
-      }));
+      return toOpenAIChatToolMessages(answers);
     case "openai-responses":
-      return answers.map(({ call, outcome }) => ({
-        type: "function_call_output" as const,
-        call_id: callId(call),
-        output: outcome.content,
-      }));
+      return toOpenAIResponsesOutputs(answers);
     case "anthropic":
-      if (answers.length === 0) return [];
-      return [
-        {
-          role: "user",
-          content: answers.map(({ call, outcome }) => ({
-            type: "tool_result",
-            tool_use_id: callId(call),
-            content: outcome.content,
-            is_error: outcome.isError,
-          })),
-        },
-      ];
+      return toAnthropicToolResultMessages(answers);
     case "gemini":
-      if (answers.length === 0) return [];
-      return [
-        { role: "user", parts: answers.map(({ call, outcome }) => geminiPart(call, outcome)) },
-      ];
+      return toGeminiFunctionResponses(answers);
     case "text":
-      return answers.map(({ call, outcome }) => textBlock(call, outcome)).join("\n");
+      return toTextToolResults(answers);
     default:
       return format satisfies never;
   }
 }
 
-/** The id the provider knows the call by (the request id for a request built by hand). */
-function callId(call: ToolCallRequest): string {
-  return call.providerCallId ?? call.id;
-}
-
-function toolName(call: ToolCallRequest): string {
-  return call.toolName !== "" ? call.toolName : call.toolId !== "" ? call.toolId : "unknown";
-}
-
-function geminiPart(call: ToolCallRequest, outcome: ToolCallOutcome): GeminiFunctionResponsePart {
-  const response = outcome.isError ? { error: outcome.content } : { output: outcome.content };
-  const id = call.callIdSynthesized ? undefined : call.providerCallId;
+function providerAnswer(
+  batch: ToolCallBatch,
+  call: ToolCallRequest,
+  options: ToProviderMessagesOptions,
+): ProviderAnswer {
+  const outcome = toolCallOutcome(batch, call, options);
   return {
-    functionResponse: {
-      ...(id !== undefined && { id }),
-      name: toolName(call),
-      response,
-    },
+    // The id the provider knows the call by (the request id for a request built by hand).
+    callId: call.providerCallId ?? call.id,
+    toolName: call.toolName !== "" ? call.toolName : call.toolId !== "" ? call.toolId : "unknown",
+    hasProviderCallId: call.providerCallId !== undefined && !call.callIdSynthesized,
+    content: outcome.content,
+    isError: outcome.isError,
   };
-}
-
-function textBlock(call: ToolCallRequest, outcome: ToolCallOutcome): string {
-  const error = outcome.isError ? ' error="true"' : "";
-  // A result must not be able to close its own block and forge another.
-  const content = outcome.content.replace(/<\/(tool_result)/gi, "<\\/$1");
-  return (
-    `<tool_result name="${attribute(toolName(call))}" id="${attribute(callId(call))}"${error}>\n` +
-    `${content}\n</tool_result>`
-  );
-}
-
-function attribute(value: string): string {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;");
 }

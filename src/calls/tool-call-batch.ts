@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AinternError } from "../core/index.js";
+import type { ToolCallFormat } from "../providers/index.js";
 import type { ToolResult } from "../result/index.js";
 import { type Clock, systemClock } from "./clock.js";
 import { ToolCallLifecycle, type ToolCallLifecycleConfig } from "./tool-call-lifecycle.js";
@@ -12,6 +13,8 @@ export interface ToolCallBatchInit {
   calls: readonly ToolCallRequest[];
   iterationNumber?: number;
   isParallel?: boolean;
+  /** The provider format the calls came in (`parseToolCalls` sets it); answers default to it. */
+  format?: ToolCallFormat;
   /** Default: now, from `clock`. */
   createdAt?: Date;
   /** Where `createdAt` and `complete()` read the time (default: the system clock). */
@@ -42,6 +45,8 @@ export class ToolCallBatch {
   readonly iterationNumber: number;
   /** Whether the calls may run in parallel (the provider returned several at once). */
   readonly isParallel: boolean;
+  /** The provider format the calls came in, when known: `toProviderMessages` answers in it. */
+  readonly format: ToolCallFormat | undefined;
   /** When the batch was created. */
   readonly createdAt: Date;
   readonly #clock: Clock;
@@ -54,6 +59,7 @@ export class ToolCallBatch {
     this.calls = Object.freeze([...init.calls]);
     this.iterationNumber = init.iterationNumber ?? 0;
     this.isParallel = init.isParallel ?? false;
+    this.format = init.format;
     this.createdAt = new Date((init.createdAt ?? this.#clock()).getTime());
   }
 

@@ -2,7 +2,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { allToolCallFormats, type ToolCallFormat } from "../calls/index.js";
+import { allToolCallFormats, type ToolCallFormat } from "../providers/index.js";
 import { readRecordedResponse, runTurn } from "./run-turn.js";
 import { createSampleWorkspace } from "./sample-workspace.js";
 import { flagApprovalHandler, TerminalApprovalHandler } from "./terminal-approval-handler.js";

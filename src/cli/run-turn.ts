@@ -3,13 +3,12 @@ import { RememberedPermissions } from "../approval/index.js";
 import { builtinTools } from "../builtin/index.js";
 import {
   type ApprovalHandler,
-  detectToolCallFormat,
   parseToolCalls,
-  type ToolCallFormat,
   ToolCallProcessor,
   toProviderMessages,
 } from "../calls/index.js";
 import { type AuditEntry, LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
+import { detectToolCallFormat, type ToolCallFormat } from "../providers/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore } from "../store/index.js";
 

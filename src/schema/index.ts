@@ -1,6 +1,6 @@
 export { dropStrictModeNulls } from "./drop-strict-mode-nulls.js";
 export { FunctionDefinition } from "./function-definition.js";
-export { isValidFunctionName, type ToolDefinitionSource } from "./function-name.js";
+export { functionNameOf, isValidFunctionName, type ToolDefinitionSource } from "./function-name.js";
 export { JsonSchema, type JsonSchemaProperty } from "./json-schema.js";
 export {
   type ArrayPropertyOptions,
@@ -22,13 +22,13 @@ export {
   JsonSchemaExtensions,
 } from "./json-schema-extensions.js";
 export { InvalidFunctionNameError, InvalidSchemaError, SchemaErrorCode } from "./schema-error.js";
-export { type AnthropicTool, toAnthropicTool } from "./to-anthropic-tool.js";
 export {
-  type GeminiFunctionDeclaration,
-  type GeminiSchema,
-  toGeminiFunctionDeclaration,
-  toGeminiSchema,
-} from "./to-gemini-function-declaration.js";
+  appendNote,
+  isRecord,
+  mapValues,
+  type SchemaNode,
+  withoutSchemaUri,
+} from "./schema-nodes.js";
 export {
   type InferToolInput,
   isJsonSchema,
@@ -37,5 +37,4 @@ export {
   type ToolInputSchema,
   toJsonSchema,
 } from "./to-json-schema.js";
-export { type OpenAiTool, type OpenAiToolOptions, toOpenAiTool } from "./to-openai-tool.js";
 export { toStrictJsonSchema } from "./to-strict-json-schema.js";

@@ -10,8 +10,8 @@ import {
   terminalExecuteTool,
 } from "../../src/builtin/index.js";
 import { RiskLevel, ToolCategory } from "../../src/core/index.js";
+import { toOpenAiTool } from "../../src/providers/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
-import { toOpenAiTool } from "../../src/schema/index.js";
 
 describe("builtinTools", () => {
   it("returns the six shared instances, in order", () => {

@@ -1,13 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  allToolCallFormats,
   parseToolCalls,
   type ToolCallBatch,
   ToolCallStatus,
-  TooManyToolCallsError,
   toProviderMessages,
 } from "../../src/calls/index.js";
+import { allToolCallFormats, TooManyToolCallsError } from "../../src/providers/index.js";
 
 /** Text that cannot open or close a text-format block by accident. */
 const plain = fc

@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parseToolCalls, ToolCallStatus } from "../../src/calls/index.js";
+import { AinternError } from "../../src/core/index.js";
 import {
   detectToolCallFormat,
-  parseToolCalls,
   ToolCallParseErrorCode,
-  ToolCallStatus,
   TooManyToolCallsError,
-} from "../../src/calls/index.js";
-import { AinternError } from "../../src/core/index.js";
+} from "../../src/providers/index.js";
 
 function fixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), "utf8"));

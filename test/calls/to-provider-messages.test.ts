@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   ApprovalDecision,
-  allToolCallFormats,
   parseToolCalls,
   ToolCallBatch,
   type ToolCallLifecycle,
@@ -11,6 +10,7 @@ import {
   toolCallOutcome,
   toProviderMessages,
 } from "../../src/calls/index.js";
+import { allToolCallFormats } from "../../src/providers/index.js";
 import { ToolResult } from "../../src/result/index.js";
 
 const S = ToolCallStatus;

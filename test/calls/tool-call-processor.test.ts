@@ -6,11 +6,11 @@ import {
   ToolCallProcessor,
   ToolCallRequest,
   ToolCallStatus,
-  TooManyToolCallsError,
   toProviderMessages,
 } from "../../src/calls/index.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { LicenseTier, staticLicense, ToolExecutor } from "../../src/execution/index.js";
+import { TooManyToolCallsError } from "../../src/providers/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { MockTool } from "../../src/testing/index.js";

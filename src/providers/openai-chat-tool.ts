@@ -1,7 +1,5 @@
-import { functionNameOf, type ToolDefinitionSource } from "./function-name.js";
-import type { JsonSchema } from "./json-schema.js";
-import { withoutSchemaUri } from "./schema-nodes.js";
-import { toStrictJsonSchema } from "./to-strict-json-schema.js";
+import { functionNameOf, type ToolDefinitionSource, toStrictJsonSchema } from "../schema/index.js";
+import { type ProviderInputSchema, toProviderInputSchema } from "./provider-schema.js";
 
 /** Per-call options of {@link toOpenAiTool}. */
 export interface OpenAiToolOptions {
@@ -12,14 +10,17 @@ export interface OpenAiToolOptions {
   strict?: boolean;
 }
 
-/** A tool definition in the shape of OpenAI Chat Completions `tools` entries. */
+/**
+ * A tool definition in the shape of OpenAI Chat Completions `tools` entries, assignable to the
+ * SDK's `ChatCompletionTool`.
+ */
 export interface OpenAiTool {
-  readonly type: "function";
-  readonly function: {
-    readonly name: string;
-    readonly description: string;
-    readonly parameters: JsonSchema;
-    readonly strict?: boolean;
+  type: "function";
+  function: {
+    name: string;
+    description: string;
+    parameters: ProviderInputSchema;
+    strict?: boolean;
   };
 }
 
@@ -44,8 +45,9 @@ export function toOpenAiTool(
     function: {
       name: functionNameOf(tool, "OpenAI"),
       description: tool.description,
-      parameters:
-        strict === true ? toStrictJsonSchema(tool.inputSchema) : withoutSchemaUri(tool.inputSchema),
+      parameters: toProviderInputSchema(
+        strict === true ? toStrictJsonSchema(tool.inputSchema) : tool.inputSchema,
+      ),
       ...(strict === undefined ? {} : { strict }),
     },
   };

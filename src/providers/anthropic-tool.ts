@@ -1,13 +1,15 @@
-import { functionNameOf, type ToolDefinitionSource } from "./function-name.js";
-import type { JsonSchema } from "./json-schema.js";
-import { withoutSchemaUri } from "./schema-nodes.js";
+import { functionNameOf, type ToolDefinitionSource } from "../schema/index.js";
+import { type ProviderInputSchema, toProviderInputSchema } from "./provider-schema.js";
 
-/** A tool definition in the shape of Anthropic's Messages API `tools` entries. */
+/**
+ * A tool definition in the shape of Anthropic's Messages API `tools` entries, assignable to the
+ * SDK's `Anthropic.Tool`.
+ */
 export interface AnthropicTool {
-  readonly name: string;
-  readonly description: string;
+  name: string;
+  description: string;
   /** The tool's input schema, without `$schema`. */
-  readonly input_schema: JsonSchema;
+  input_schema: ProviderInputSchema;
 }
 
 /**
@@ -19,6 +21,6 @@ export function toAnthropicTool(tool: ToolDefinitionSource): AnthropicTool {
   return {
     name: functionNameOf(tool, "Anthropic"),
     description: tool.description,
-    input_schema: withoutSchemaUri(tool.inputSchema),
+    input_schema: toProviderInputSchema(tool.inputSchema),
   };
 }

@@ -1,4 +1,4 @@
-import { asRecord, own, ownArray } from "./parsers/object-access.js";
+import { asRecord, own, ownArray } from "./object-access.js";
 import type { ToolCallFormat } from "./tool-call-format.js";
 
 /**

@@ -1,7 +1,7 @@
 import { jsonrepair } from "jsonrepair";
-import { isJsonObject, type JsonObject, type JsonValue } from "../../core/index.js";
-import { ToolCallParseErrorCode } from "../tool-call-parse-error-code.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../core/index.js";
 import type { RawArguments } from "./raw-tool-call.js";
+import { ToolCallParseErrorCode } from "./tool-call-parse-error-code.js";
 
 /** A problem with a call's arguments, for the model: an error code and a message. */
 export interface ArgumentsProblem {

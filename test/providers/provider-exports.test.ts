@@ -2,6 +2,12 @@ import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  toAnthropicTool,
+  toGeminiFunctionDeclaration,
+  toGeminiSchema,
+  toOpenAiTool,
+} from "../../src/providers/index.js";
+import {
   dropStrictModeNulls,
   FunctionDefinition,
   InvalidFunctionNameError,
@@ -11,11 +17,7 @@ import {
   JsonSchemaBuilder,
   SchemaErrorCode,
   type ToolDefinitionSource,
-  toAnthropicTool,
-  toGeminiFunctionDeclaration,
-  toGeminiSchema,
   toJsonSchema,
-  toOpenAiTool,
   toStrictJsonSchema,
 } from "../../src/schema/index.js";
 

@@ -1,10 +1,9 @@
-import { closestNames } from "../../core/index.js";
-import { ToolValidationError, ToolValidationResult } from "../../validation/index.js";
-import { deepFreezeJson } from "../json-utils.js";
-import { ToolCallParseErrorCode } from "../tool-call-parse-error-code.js";
-import { ToolCallRequest } from "../tool-call-request.js";
-import { parseArguments } from "./parse-arguments.js";
-import type { RawToolCall } from "./raw-tool-call.js";
+import { closestNames } from "../core/index.js";
+import type { RawToolCall } from "../providers/index.js";
+import { parseArguments, ToolCallParseErrorCode } from "../providers/index.js";
+import { ToolValidationError, ToolValidationResult } from "../validation/index.js";
+import { deepFreezeJson } from "./json-utils.js";
+import { ToolCallRequest } from "./tool-call-request.js";
 
 /** The known tools, for matching a model's tool name (case-insensitively) and suggesting one. */
 export interface ToolDirectory {

@@ -1,9 +1,9 @@
-import type { JsonValue } from "../../core/index.js";
-import { TooManyToolCallsError } from "../too-many-tool-calls-error.js";
+import type { JsonValue } from "../core/index.js";
 import { asRecord, own, ownString, rawArguments } from "./object-access.js";
 import { repairJson } from "./parse-arguments.js";
 import type { RawToolCall } from "./raw-tool-call.js";
 import { synthesizeCallId } from "./synthesize-call-id.js";
+import { TooManyToolCallsError } from "./too-many-tool-calls-error.js";
 
 const openTag = "<tool_call>";
 const closeTag = "</tool_call>";

@@ -1,7 +1,13 @@
 import type { JsonValue } from "../core/index.js";
-import { functionNameOf, type ToolDefinitionSource } from "./function-name.js";
-import type { JsonSchema } from "./json-schema.js";
-import { appendNote, isRecord, mapValues, type SchemaNode } from "./schema-nodes.js";
+import type { JsonSchema } from "../schema/index.js";
+import {
+  appendNote,
+  functionNameOf,
+  isRecord,
+  mapValues,
+  type SchemaNode,
+  type ToolDefinitionSource,
+} from "../schema/index.js";
 
 /**
  * A schema in the OpenAPI 3.0 subset that Gemini function declarations accept. Types are written
