@@ -13,8 +13,10 @@
 
 // Approval: the policy, remembered permissions, decisions and the handler that asks a person.
 export {
+  type ApprovalAnswer,
   ApprovalPolicy,
   type ApprovalPolicyConfig,
+  type ApprovalRequest,
   type ApprovalRequirement,
   type ApprovalRule,
   type CallSubjects,

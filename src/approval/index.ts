@@ -1,3 +1,9 @@
+export type {
+  ApprovalAnswer,
+  ApprovalHandler,
+  ApprovalPromptDetails,
+  ApprovalRequest,
+} from "./approval-handler.js";
 export {
   ApprovalPolicy,
   type ApprovalPolicyConfig,

@@ -1,7 +1,7 @@
+import type { ApprovalRequest } from "../approval/index.js";
 import type { JsonObject } from "../core/index.js";
 import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
 import { frozenJsonObject } from "./json-utils.js";
-import type { ToolCallRequest } from "./tool-call-request.js";
 
 /** The fields of an {@link ApprovalDecision} (the C# object initializer). */
 export interface ApprovalDecisionInit {
@@ -150,7 +150,7 @@ export class ApprovalDecision {
    * A copy bound to `request`: its id, and the hash of the arguments the person was shown (the
    * request's parameters, not the edited ones).
    */
-  bindTo(request: ToolCallRequest): ApprovalDecision {
+  bindTo(request: Pick<ApprovalRequest, "id" | "parameters">): ApprovalDecision {
     return new ApprovalDecision({
       ...this.#init(),
       requestId: request.id,
@@ -162,7 +162,7 @@ export class ApprovalDecision {
    * Why this decision cannot answer `request`, or undefined when it can: an unbound decision
    * answers any request; a bound one only the request (and arguments) it was bound to.
    */
-  mismatch(request: ToolCallRequest): string | undefined {
+  mismatch(request: Pick<ApprovalRequest, "id" | "parameters">): string | undefined {
     if (this.requestId !== undefined && this.requestId !== request.id) {
       return `the decision answers request ${this.requestId}, not ${request.id}`;
     }

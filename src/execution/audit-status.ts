@@ -1,23 +1,18 @@
+import { ToolExecutionStatus } from "./tool-execution-status.js";
+
 /**
- * The statuses an audit row can carry: the executor's status vocabulary plus `interrupted`, which
+ * The statuses an audit row can carry: the executor's {@link ToolExecutionStatus} vocabulary
+ * (the same members and string values, reused rather than repeated) plus `interrupted`, which
  * only the store writes (an execution whose process died before it finished).
  *
  * Spec 003 stores `status` as an integer; {@link auditStatusCode} is that mapping. The numbers
- * follow the order of the vocabulary and never change once written.
+ * follow the order of the vocabulary and never change once written: a status added to
+ * `ToolExecutionStatus` must go after the existing ones, and `Interrupted` keeps code 10.
  */
-export const AuditStatus = {
-  Pending: "pending",
-  InProgress: "inProgress",
-  Completed: "completed",
-  Failed: "failed",
-  Cancelled: "cancelled",
-  Timeout: "timeout",
-  PermissionDenied: "permissionDenied",
-  ValidationError: "validationError",
-  RequiresConfirmation: "requiresConfirmation",
-  Denied: "denied",
+export const AuditStatus = Object.freeze({
+  ...ToolExecutionStatus,
   Interrupted: "interrupted",
-} as const;
+} as const);
 
 /** One of the {@link AuditStatus} values. */
 export type AuditStatus = (typeof AuditStatus)[keyof typeof AuditStatus];

@@ -5,6 +5,7 @@ import {
   auditStatusCode,
   auditStatusFromCode,
   isAuditStatus,
+  ToolExecutionStatus,
 } from "../../src/execution/index.js";
 import { toAuditEntry } from "../../src/store/audit-row.js";
 
@@ -23,6 +24,13 @@ describe("AuditStatus", () => {
       ["denied", 9],
       ["interrupted", 10],
     ]);
+  });
+
+  it("is ToolExecutionStatus (same members, same strings) plus Interrupted", () => {
+    const { Interrupted, ...executionStatuses } = AuditStatus;
+    expect(executionStatuses).toEqual(ToolExecutionStatus);
+    expect(Interrupted).toBe("interrupted");
+    expect(Object.isFrozen(AuditStatus)).toBe(true);
   });
 
   it("maps codes back and rejects what is not a status", () => {

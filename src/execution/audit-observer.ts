@@ -1,0 +1,131 @@
+import { NIL_UUID } from "../context/index.js";
+import { isJsonObject } from "../core/index.js";
+import type { Logger } from "../telemetry/index.js";
+import type { Tool } from "../tools/index.js";
+import type { AuditLog, AuditRecord } from "./audit-log.js";
+import type { AuditIdentity, Execution, ExecutionPlan } from "./execution.js";
+import type { ExecutionObserver } from "./execution-observer.js";
+import { errorText, type Outcome } from "./execution-outcome.js";
+import { ToolExecutionEventType } from "./tool-execution-event.js";
+import type { ToolExecutionResult } from "./tool-execution-result.js";
+
+/**
+ * Writes each execution to the audit log: `begin` just before the tool runs (the crash
+ * evidence), `complete` once the result is known, awaited before the final event so the row is
+ * committed when `execute` resolves. A failing `complete` is logged and becomes a Warning event
+ * on the execution's log; it never fails the execution.
+ */
+export class AuditObserver implements ExecutionObserver {
+  readonly #audit: AuditLog;
+  readonly #logger: Logger;
+  readonly #logParameters: boolean;
+
+  constructor(audit: AuditLog, logger: Logger, logParameters: boolean) {
+    this.#audit = audit;
+    this.#logger = logger;
+    this.#logParameters = logParameters;
+  }
+
+  onRunning(execution: Execution, tool: Tool): Promise<void> {
+    const { plan } = execution;
+    const identity = auditIdentity(plan);
+    execution.identity = identity;
+    return this.#audit.begin({
+      executionId: plan.executionId,
+      toolName: tool.id,
+      startedAt: execution.startedAt,
+      batchId: plan.batchId ?? null,
+      sandboxId: execution.sandboxId,
+      agentId: identity.agentId,
+      userId: identity.userId,
+      conversationId: identity.conversationId,
+    });
+  }
+
+  onSettling(execution: Execution, result: ToolExecutionResult, outcome: Outcome): Promise<void> {
+    const record = this.#record(execution, result, outcome);
+    // `then` rather than an async function: one promise less per execution on the hot path.
+    let written: Promise<void>;
+    try {
+      written = Promise.resolve(this.#audit.complete(record));
+    } catch (error) {
+      written = Promise.reject(error);
+    }
+    return written.then(undefined, (error: unknown) => {
+      this.#failed(record, error);
+      execution.emit(
+        ToolExecutionEventType.Warning,
+        `Audit write failed: ${errorText(error)}`,
+        execution.elapsed(),
+      );
+    });
+  }
+
+  /** Writes a row for something that never ran (a batch item); failures are logged, never thrown. */
+  async write(record: AuditRecord): Promise<void> {
+    try {
+      await this.#audit.complete(record);
+    } catch (error) {
+      this.#failed(record, error);
+    }
+  }
+
+  #failed(record: AuditRecord, error: unknown): void {
+    this.#logger.error(
+      { executionId: record.executionId, err: error },
+      `[TLS-EXE] Audit write failed. ExecutionId: ${record.executionId}`,
+    );
+  }
+
+  #record(execution: Execution, result: ToolExecutionResult, outcome: Outcome): AuditRecord {
+    const { plan } = execution;
+    const toolResult = result.result;
+    const identity = execution.identity ?? auditIdentity(plan);
+    return {
+      executionId: result.executionId,
+      toolName: result.toolId,
+      status: result.status,
+      parameters: this.#logParameters && isJsonObject(plan.parameters) ? plan.parameters : null,
+      resultSummary: toolResult.success ? toolResult.toLogSummary() : null,
+      errorMessage: outcome.redactedError ?? toolResult.error ?? null,
+      errorCode: toolResult.errorCode ?? null,
+      startedAt: result.startedAt,
+      completedAt: result.completedAt,
+      durationMs: result.durationMs,
+      sandboxId: execution.sandboxId,
+      batchId: result.batchId ?? null,
+      agentId: identity.agentId,
+      userId: identity.userId,
+      conversationId: identity.conversationId,
+      wasApproved: result.wasApproved,
+      timedOut: result.timedOut,
+      wasCancelled: result.wasCancelled,
+    };
+  }
+}
+
+/**
+ * Who an execution ran for, as the audit columns hold it: string `agentId`, `userId` and
+ * `conversationId` entries of the call's context (Lexichord) or the context's metadata
+ * (AIntern), and the AIntern context's session id as the conversation.
+ */
+function auditIdentity(plan: ExecutionPlan): AuditIdentity {
+  const bag = plan.options.context ?? plan.context?.metadata;
+  const session = plan.context?.sessionId;
+  return {
+    agentId: stringEntry(bag, "agentId"),
+    userId: stringEntry(bag, "userId"),
+    conversationId:
+      stringEntry(bag, "conversationId") ??
+      (session === undefined || session === NIL_UUID ? null : session),
+  };
+}
+
+function stringEntry(
+  bag: Readonly<Record<string, unknown>> | undefined,
+  key: string,
+): string | null {
+  if (bag === undefined || !Object.hasOwn(bag, key)) return null;
+  const value = bag[key];
+  return typeof value === "string" ? value : null;
+}

@@ -1,0 +1,352 @@
+import type { ToolExecutionContext } from "../context/index.js";
+import { type Cancellation, isJsonObject, ToolErrorCode } from "../core/index.js";
+import { ToolResult } from "../result/index.js";
+import type { Tool } from "../tools/index.js";
+import type { ToolValidationResult } from "../validation/index.js";
+import { buildExecutionContext, RunOptions } from "./build-execution-context.js";
+import { ConcurrencyLimitError } from "./concurrency-limiter.js";
+import { Execution, type ExecutionPlan } from "./execution.js";
+import {
+  cancelledReason,
+  errorText,
+  finalEventType,
+  type Outcome,
+  statusOf,
+  stoppedOutcome,
+  timedOutReason,
+} from "./execution-outcome.js";
+import { STANDARD_MESSAGES } from "./execution-tracker.js";
+import type { ExecutorRuntime } from "./executor-runtime.js";
+import { ToolExecutionError } from "./tool-execution-error.js";
+import { ToolExecutionEventType } from "./tool-execution-event.js";
+import { effectiveTimeoutMs, type ToolExecutionOptions } from "./tool-execution-options.js";
+import { ToolExecutionResult } from "./tool-execution-result.js";
+import { ToolExecutionStatus } from "./tool-execution-status.js";
+import type { ToolInput } from "./tool-input.js";
+
+/**
+ * Runs one execution through the pipeline, in the order of spec 003 section 5.1: Started,
+ * lookup, authorization, validation, confirmation, a slot, InProgress, the sandboxed run under a
+ * timeout, then the record (the observers' `onSettling`: the audit row), the final event and
+ * `onFinished`. Resolves with a result for anything the tool or the model did; throws only
+ * {@link ToolExecutionError} `DUPLICATE_EXECUTION_ID`.
+ */
+export async function runExecution(
+  runtime: ExecutorRuntime,
+  plan: ExecutionPlan,
+): Promise<ToolExecutionResult> {
+  const { executionId } = plan;
+  const { observers } = runtime;
+  if (runtime.tracking.running(executionId) !== undefined) {
+    throw new ToolExecutionError(
+      "DUPLICATE_EXECUTION_ID",
+      `Execution '${executionId}' is already running; give each execution its own id.`,
+    );
+  }
+  const execution = new Execution(plan, observers);
+  const { startedAt } = execution;
+  const detachCaller = linkSignal(plan.callerSignal, execution.cancellation);
+  const detachContext = linkContext(plan.context, execution.cancellation);
+
+  let outcome: Outcome;
+  try {
+    observers.onStarted(execution);
+    execution.emit(
+      ToolExecutionEventType.Started,
+      STANDARD_MESSAGES.started,
+      0,
+      undefined,
+      undefined,
+      startedAt.getTime(),
+    );
+    outcome = await pipeline(runtime, execution);
+  } catch (error) {
+    // Only a bug in aintern or a misbehaving plug-in (authorizer, audit, sandbox) gets here.
+    outcome = {
+      status: ToolExecutionStatus.Failed,
+      result: ToolResult.fromException(error),
+      pipelineError: error,
+    };
+  } finally {
+    if (detachCaller !== undefined) detachCaller();
+    if (detachContext !== undefined) detachContext();
+  }
+
+  const durationMs = execution.elapsed();
+  const result = new ToolExecutionResult({
+    toolId: outcome.tool?.id ?? plan.toolName,
+    executionId,
+    result:
+      outcome.result.durationMs === undefined
+        ? outcome.result.withDuration(durationMs)
+        : outcome.result,
+    status: outcome.status,
+    startedAt,
+    completedAt: new Date(),
+    durationMs,
+    wasApproved: outcome.wasApproved ?? false,
+    mayStillBeRunning: outcome.mayStillBeRunning ?? false,
+    input: plan.input,
+    batchId: plan.batchId,
+  });
+
+  const settling = observers.onSettling(execution, result, outcome);
+  if (settling !== undefined) await settling;
+  execution.emit(
+    finalEventType(result.status),
+    result.success ? STANDARD_MESSAGES.completed : result.errorMessage,
+    execution.elapsed(),
+    undefined,
+    result.success ? undefined : { status: result.status, errorCode: result.errorCode },
+    result.completedAt.getTime(),
+  );
+  observers.onFinished(execution, result, outcome);
+  return result;
+}
+
+async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise<Outcome> {
+  const { plan, cancellation } = execution;
+  const { executionId, toolName } = plan;
+
+  // 1. Lookup
+  const tool = runtime.registry.getTool(toolName);
+  if (tool === undefined) {
+    return {
+      status: ToolExecutionStatus.Failed,
+      result: ToolResult.failed(runtime.notFoundMessage(toolName), ToolErrorCode.ToolNotFound),
+    };
+  }
+  runtime.observers.onToolFound(execution, tool);
+  if (cancellation.aborted) return stoppedOutcome(tool, cancellation, false, undefined, false);
+
+  // 2. Authorization
+  const parameters = isJsonObject(plan.parameters) ? plan.parameters : undefined;
+  const required = tool.requiredPermissions;
+  if (required.length > 0) {
+    const auth = await runtime.authorizer.authorize(
+      required,
+      {
+        toolId: tool.id,
+        executionId,
+        parameters: parameters ?? {},
+        context: plan.options.context ?? plan.context?.metadata,
+      },
+      cancellation.signal,
+    );
+    if (!auth.isAuthorized) {
+      return {
+        tool,
+        status: ToolExecutionStatus.PermissionDenied,
+        result: ToolResult.failed(
+          `Permission denied for '${tool.id}': ${auth.denialReason}`,
+          ToolErrorCode.PermissionDenied,
+        ),
+        denialReason: auth.denialReason,
+      };
+    }
+  }
+
+  // 3. Validation
+  const validation = tool.validate(plan.parameters);
+  if (!validation.isValid || parameters === undefined) {
+    const message = validation.isValid
+      ? "Parameters must be a JSON object"
+      : validation.getErrorMessage();
+    // Validation messages quote the values they reject: logged only when parameters may be.
+    const logged =
+      runtime.options.logParameters || validation.isValid ? message : redactedErrors(validation);
+    return {
+      tool,
+      status: ToolExecutionStatus.ValidationError,
+      result: ToolResult.validationFailed(validation.isValid ? message : validation),
+      redactedError: logged,
+    };
+  }
+
+  // 4. Confirmation
+  const needsConfirmation =
+    (plan.options.requireConfirmation === true || tool.requiresConfirmation) &&
+    plan.context?.isApproved !== true;
+  if (needsConfirmation) {
+    const denied = await confirmStep(execution, tool);
+    if (denied !== undefined) return denied;
+  }
+
+  // 5. Wait for a slot, then start the clock
+  const acquired = runtime.limiter.acquire(cancellation);
+  if (acquired !== undefined) {
+    try {
+      await acquired;
+    } catch (error) {
+      if (error instanceof ConcurrencyLimitError) {
+        return {
+          tool,
+          status: ToolExecutionStatus.Failed,
+          result: ToolResult.failed(error.message, ToolErrorCode.ConcurrencyLimit),
+          wasApproved: true,
+        };
+      }
+      return stoppedOutcome(tool, cancellation, false, undefined, true);
+    }
+  }
+  try {
+    const timeoutMs = effectiveTimeoutMs(
+      plan.options.timeoutMs,
+      tool.constraints?.maxExecutionTimeMs,
+      runtime.options.defaultTimeoutMs,
+    );
+    execution.timeoutMs = timeoutMs;
+    const timer = setTimeout(abortOnTimeout, timeoutMs, execution);
+    try {
+      execution.emit(
+        ToolExecutionEventType.InProgress,
+        STANDARD_MESSAGES.inProgress,
+        execution.elapsed(),
+      );
+      const context = buildExecutionContext(runtime, execution, tool, parameters);
+      execution.sandboxId = runtime.sandbox.sandboxFor?.(tool, parameters) ?? runtime.sandbox.name;
+      const ready = runtime.observers.onRunning(execution, tool);
+      if (ready !== undefined) await ready;
+      if (cancellation.aborted) {
+        return stoppedOutcome(tool, cancellation, false, timeoutMs, true);
+      }
+
+      // 6. Run
+      const run = await runtime.sandbox.run(tool, context, new RunOptions(cancellation, timeoutMs));
+      if (run.kind === "aborted" || cancellation.aborted) {
+        return stoppedOutcome(
+          tool,
+          cancellation,
+          run.kind === "aborted" && run.mayStillBeRunning,
+          timeoutMs,
+          true,
+        );
+      }
+      if (run.kind === "threw") {
+        return {
+          tool,
+          status: ToolExecutionStatus.Failed,
+          result: ToolResult.fromException(run.error),
+          wasApproved: true,
+          thrown: run.error,
+        };
+      }
+      return {
+        tool,
+        status: statusOf(run.result),
+        result: run.result,
+        wasApproved: true,
+        timeoutMs,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  } finally {
+    runtime.limiter.release();
+  }
+}
+
+/** The timeout timer's callback: a plain function, so no closure is made per execution. */
+function abortOnTimeout(execution: Execution): void {
+  execution.cancellation.abort(timedOutReason(execution.timeoutMs));
+}
+
+/** Step 4: asks for confirmation; returns the outcome that ends the execution, if it ends. */
+async function confirmStep(execution: Execution, tool: Tool): Promise<Outcome | undefined> {
+  const { plan, cancellation } = execution;
+  execution.emit(
+    ToolExecutionEventType.ConfirmationRequested,
+    "Confirmation required",
+    execution.elapsed(),
+  );
+  const callback = plan.options.confirmationCallback;
+  if (callback === undefined) {
+    return {
+      tool,
+      status: ToolExecutionStatus.RequiresConfirmation,
+      result: ToolResult.failed(
+        `'${tool.id}' needs confirmation before it runs, and no confirmation callback was given`,
+        ToolErrorCode.ConfirmationRequired,
+      ),
+      wasApproved: false,
+    };
+  }
+  const confirmed = await confirm(callback, plan.input, cancellation.signal);
+  if (cancellation.aborted) return stoppedOutcome(tool, cancellation, false, undefined, false);
+  if (confirmed !== true) {
+    const reason =
+      confirmed === false
+        ? "Confirmation denied by user"
+        : `Confirmation failed: ${errorText(confirmed.error)}`;
+    return {
+      tool,
+      status: ToolExecutionStatus.Denied,
+      result: ToolResult.failed(reason, ToolErrorCode.ConfirmationDenied),
+      wasApproved: false,
+    };
+  }
+  execution.emit(
+    ToolExecutionEventType.ConfirmationReceived,
+    "Confirmation received",
+    execution.elapsed(),
+  );
+  return undefined;
+}
+
+/** Asks the confirmation callback; resolves `{ error }` if it throws, false if aborted first. */
+function confirm(
+  callback: NonNullable<ToolExecutionOptions["confirmationCallback"]>,
+  input: ToolInput,
+  signal: AbortSignal,
+): Promise<boolean | { error: unknown }> {
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(false);
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve()
+      .then(() => callback(input, signal))
+      .then(
+        (answer) => resolve(answer === true),
+        (error: unknown) => resolve({ error }),
+      )
+      .finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** Cancels `cancellation` when `signal` aborts; returns a detach function. */
+function linkSignal(
+  signal: AbortSignal | undefined,
+  cancellation: Cancellation,
+): (() => void) | undefined {
+  if (signal === undefined) return undefined;
+  if (signal.aborted) {
+    cancellation.abort(cancelledReason());
+    return undefined;
+  }
+  const onAbort = (): void => {
+    cancellation.abort(cancelledReason());
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
+}
+
+/** Cancels `cancellation` when the caller's context is cancelled; returns a detach function. */
+function linkContext(
+  context: ToolExecutionContext | undefined,
+  cancellation: Cancellation,
+): (() => void) | undefined {
+  if (context === undefined) return undefined;
+  if (context.isCancellationRequested) {
+    cancellation.abort(cancelledReason());
+    return undefined;
+  }
+  return context.onCancellationRequested(() => {
+    cancellation.abort(cancelledReason());
+  });
+}
+
+/** Validation errors without the values they quote: `path (pattern_mismatch); n (type_mismatch)`. */
+function redactedErrors(validation: ToolValidationResult): string {
+  return validation.errors
+    .map((e) => `${e.parameterName === "" ? "(parameters)" : e.parameterName} (${e.errorCode})`)
+    .join("; ");
+}
