@@ -67,14 +67,16 @@ async function load(): Promise<Implementation> {
   );
   for (const folder of candidates) {
     const root = resolve(folder);
-    if (existsSync(join(root, "sandbox", "process-sandbox.js"))) {
+    if (existsSync(join(root, "sandbox", "process.js"))) {
       const url = (path: string): string => pathToFileURL(join(root, path)).href;
+      // The package's entries: the root holds the context and core exports the bench uses.
+      const rootModule = await import(url("index.js"));
       return {
         build: "dist",
         root,
         sandbox: (await import(url("sandbox/process.js"))) as typeof SandboxModule,
-        context: (await import(url("context/index.js"))) as typeof ContextModule,
-        core: (await import(url("core/index.js"))) as typeof CoreModule,
+        context: rootModule as typeof ContextModule,
+        core: rootModule as typeof CoreModule,
       };
     }
   }
@@ -89,7 +91,9 @@ async function load(): Promise<Implementation> {
 
 // The tool both sandboxes run, as a module the worker can import: JS importing the measured build.
 function writeToolModule(folder: string, root: string): string {
-  const result = pathToFileURL(join(root, "result", "index.js")).href;
+  const result = pathToFileURL(
+    join(root, existsSync(join(root, "index.js")) ? "index.js" : join("result", "index.ts")),
+  ).href;
   const file = join(folder, "small-tool.mjs");
   writeFileSync(
     file,

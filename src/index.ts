@@ -308,8 +308,8 @@ export {
 } from "./shell/index.js";
 // Telemetry: logs, metrics and traces of executions.
 export {
-  ExecutionTelemetry,
   type ExecutionTelemetryConfig,
+  type ExecutionTelemetrySink,
   GenAiAttributes,
   type Logger,
   type LogMethod,

@@ -1,5 +1,11 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../core/index.js";
+import {
+  type JsonObject,
+  packageFileUrl,
+  RiskLevel,
+  ToolCategory,
+  ToolErrorCode,
+} from "../core/index.js";
 import { ToolArtifact, type ToolResult, ToolResultBuilder } from "../result/index.js";
 import { JsonSchemaBuilder } from "../schema/index.js";
 import { assessCommandRisk } from "../shell/assess-command-risk.js";
@@ -50,8 +56,9 @@ export interface TerminalExecuteData {
 const defaults = { maxOutputBytes: 1024 * 1024, defaultTimeoutMs: 120_000 };
 const maxTimeoutMs = 60 * 60 * 1000;
 const progressIntervalMs = 500;
+// Where a sandbox worker finds this tool: the aintern/tools entry, which exports it by name.
 const defaultSource: ToolSource = Object.freeze({
-  module: import.meta.url,
+  module: packageFileUrl("builtin/index.ts"),
   exportName: "terminalExecuteTool",
 });
 

@@ -3,6 +3,7 @@ export { Cancellation } from "./cancellation.js";
 export { closestNames, editDistance } from "./closest-names.js";
 export { ToolErrorCode } from "./error-codes.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+export { isRunningFromSource, packageFileUrl } from "./package-file.js";
 export {
   allRiskLevels,
   isRiskLevel,

@@ -1,6 +1,6 @@
 import { ToolErrorCode, type TypedEventEmitter, timeOrderedUuid } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
-import type { ExecutionTelemetry, Logger } from "../telemetry/index.js";
+import type { ExecutionTelemetrySink, Logger } from "../telemetry/index.js";
 import type { AuditRecord } from "./index.js";
 import {
   canExecuteParallel,
@@ -27,7 +27,7 @@ export interface BatchRunner {
   readonly tier: LicenseTier;
   readonly events: TypedEventEmitter<ToolExecutorEvents>;
   readonly logger: Logger;
-  readonly telemetry: ExecutionTelemetry;
+  readonly telemetry: ExecutionTelemetrySink;
   audit(record: AuditRecord): Promise<void>;
 }
 

@@ -1,13 +1,13 @@
-import type { ExecutionTelemetry } from "../telemetry/index.js";
+import type { ExecutionTelemetrySink } from "../telemetry/index.js";
 import type { Execution } from "./execution.js";
 import type { ExecutionObserver } from "./execution-observer.js";
 import type { ToolExecutionResult } from "./tool-execution-result.js";
 
 /** Metrics and the `execute_tool` span of each execution (OpenTelemetry, spec 003 section 7). */
 export class TelemetryObserver implements ExecutionObserver {
-  readonly #telemetry: ExecutionTelemetry;
+  readonly #telemetry: ExecutionTelemetrySink;
 
-  constructor(telemetry: ExecutionTelemetry) {
+  constructor(telemetry: ExecutionTelemetrySink) {
     this.#telemetry = telemetry;
   }
 

@@ -8,7 +8,13 @@ import {
 } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import { type IsolationPolicy, RoutingSandbox, type ToolSandbox } from "../sandbox/index.js";
-import { ExecutionTelemetry, type Logger, silentLogger } from "../telemetry/index.js";
+import {
+  type ExecutionTelemetryConfig,
+  type ExecutionTelemetrySink,
+  LazyExecutionTelemetry,
+  type Logger,
+  silentLogger,
+} from "../telemetry/index.js";
 import { ToolValidationError, ToolValidationResult } from "../validation/index.js";
 import type { AuditLog } from "./audit-log.js";
 import { AuditObserver } from "./audit-observer.js";
@@ -67,8 +73,12 @@ export interface ToolExecutorConfig {
   readonly services?: ServiceProvider;
   /** The workspace of tools run through `execute(input, options)`. */
   readonly workspacePath?: string;
-  /** Metrics and traces; default: the global OpenTelemetry API. */
-  readonly telemetry?: ExecutionTelemetry;
+  /**
+   * Where metrics and spans go: the global OpenTelemetry API by default (loaded on first need),
+   * `{ meter, tracer }` to report elsewhere, or your own sink (`ExecutionTelemetry` from
+   * `aintern/telemetry`, or anything implementing `ExecutionTelemetrySink`).
+   */
+  readonly telemetry?: ExecutionTelemetrySink | ExecutionTelemetryConfig;
 }
 
 const emptyServices = new ServiceContainer();
@@ -105,7 +115,7 @@ export class ToolExecutor {
   readonly #license: LicenseContext;
   readonly #sandbox: ToolSandbox;
   readonly #logger: Logger;
-  readonly #telemetry: ExecutionTelemetry;
+  readonly #telemetry: ExecutionTelemetrySink;
   readonly #tracking: TrackingObserver;
   readonly #audit: AuditObserver | undefined;
   readonly #runtime: ExecutorRuntime;
@@ -131,7 +141,10 @@ export class ToolExecutor {
     this.#license = config.license ?? staticLicense(LicenseTier.Core);
     this.#sandbox = config.sandbox ?? new RoutingSandbox({ policy: config.isolation ?? {} });
     this.#logger = config.logger ?? silentLogger;
-    this.#telemetry = config.telemetry ?? new ExecutionTelemetry();
+    this.#telemetry =
+      config.telemetry !== undefined && "startExecutionSpan" in config.telemetry
+        ? config.telemetry
+        : new LazyExecutionTelemetry(config.telemetry);
     this.#tracking = new TrackingObserver(options.retainFinishedExecutions);
     this.#audit =
       config.audit === undefined
@@ -203,7 +216,7 @@ export class ToolExecutor {
           "execute(toolId, context) needs a ToolExecutionContext; build one with ToolExecutionContextBuilder",
         );
       }
-      return runExecution(this.#runtime, {
+      return this.#run({
         executionId: context.executionId,
         toolName: target,
         parameters: context.effectiveParameters,
@@ -259,6 +272,10 @@ export class ToolExecutor {
     options: ToolExecutionOptions = {},
     signal?: AbortSignal,
   ): Promise<ToolExecutionResult[]> {
+    const loading = this.#telemetry.loading;
+    if (loading !== undefined) {
+      return loading.then(() => this.executeBatch(inputs, options, signal));
+    }
     return executeBatch(
       {
         runInput: (input, itemOptions, itemSignal, batchId) =>
@@ -331,7 +348,14 @@ export class ToolExecutor {
       context: undefined,
       batchId,
     };
-    return runExecution(this.#runtime, plan);
+    return this.#run(plan);
+  }
+
+  /** Runs one execution, first waiting once for telemetry that is still loading and wanted. */
+  #run(plan: ExecutionPlan): Promise<ToolExecutionResult> {
+    const loading = this.#telemetry.loading;
+    if (loading === undefined) return runExecution(this.#runtime, plan);
+    return loading.then(() => runExecution(this.#runtime, plan));
   }
 
   #notFoundMessage(toolName: string): string {

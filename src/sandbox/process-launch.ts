@@ -2,6 +2,7 @@ import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { isRunningFromSource, packageFileUrl } from "../core/index.js";
 
 /**
  * How a worker's memory is capped at the OS level, beyond the V8 heap cap:
@@ -84,19 +85,17 @@ export function detectMemoryLimitMethod(): MemoryLimitMethod {
   return detect().memoryLimit;
 }
 
-// The sandbox runs from dist/*.js when installed, and from src/*.ts under vitest or tsx: the
-// worker script sits next to this module either way, and TypeScript needs tsx's loader.
-const runningFromSource = import.meta.url.endsWith(".ts");
-
-/** The worker's entry script, next to this module. */
+/**
+ * The worker's entry script: src/sandbox/process-worker-main.ts under vitest or tsx (which then
+ * needs tsx's loader), dist/sandbox/process-worker-main.js when installed.
+ */
 export function workerScriptPath(): string {
-  const extension = runningFromSource ? "ts" : "js";
-  return fileURLToPath(new URL(`./process-worker-main.${extension}`, import.meta.url));
+  return fileURLToPath(packageFileUrl("sandbox/process-worker-main.ts"));
 }
 
 /** `--import <tsx>` when running from TypeScript sources, else nothing. */
 function loaderArgs(): string[] {
-  if (!runningFromSource) return [];
+  if (!isRunningFromSource()) return [];
   const tsx = createRequire(import.meta.url).resolve("tsx");
   return ["--import", pathToFileURL(tsx).href];
 }

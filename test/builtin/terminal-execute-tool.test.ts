@@ -178,7 +178,7 @@ describe("terminal-execute definition", () => {
     expect(terminalExecuteTool.isolation).toBe("process");
     const source = terminalExecuteTool.source;
     expect(source?.exportName).toBe("terminalExecuteTool");
-    expect(source?.module).toMatch(/^file:.*terminal-execute-tool\.(ts|js)$/);
+    expect(source?.module).toMatch(/^file:.*builtin\/index\.(ts|js)$/);
     const loaded = (await import(source?.module as string)) as Record<string, unknown>;
     expect(loaded.terminalExecuteTool).toBeInstanceOf(TerminalExecuteTool);
   });

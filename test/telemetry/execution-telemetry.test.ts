@@ -25,7 +25,7 @@ import {
   GenAiAttributes,
   MetricNames,
   telemetryScope,
-} from "../../src/telemetry/index.js";
+} from "../../src/telemetry/open-telemetry.js";
 import { MockTool } from "../../src/testing/index.js";
 
 /** A metric reader the test collects from when it wants to. */
