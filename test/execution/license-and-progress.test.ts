@@ -11,6 +11,7 @@ import {
   maxParallelismForTier,
   staticLicense,
   type ToolExecutionEvent,
+  ungatedLicense,
 } from "../../src/execution/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { MockTool } from "../../src/testing/index.js";
@@ -63,11 +64,17 @@ describe("License tiers", () => {
     expect(maxParallelismForTier(unknown)).toBe(1);
   });
 
-  it("staticLicense gives a frozen context; the executor defaults to Core", () => {
+  it("staticLicense gives a frozen context; without one the executor gates nothing (Ungated)", () => {
     const license = staticLicense(LicenseTier.Teams);
     expect(license.currentTier).toBe(LicenseTier.Teams);
     expect(Object.isFrozen(license)).toBe(true);
-    expect(executorWith([]).license.currentTier).toBe(LicenseTier.Core);
+    expect(executorWith([]).license).toBe(ungatedLicense);
+    const ungated = LicenseTier.Ungated;
+    expect(licenseTierName(ungated)).toBe("Ungated");
+    expect(maxBatchSizeForTier(ungated)).toBe(Number.POSITIVE_INFINITY);
+    expect(canExecuteParallel(ungated)).toBe(true);
+    expect(maxParallelismForTier(ungated)).toBe(Number.POSITIVE_INFINITY);
+    expect(hasFullProgressEvents(ungated)).toBe(true);
   });
 });
 
