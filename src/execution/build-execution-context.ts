@@ -43,9 +43,10 @@ export function buildExecutionContext(
     startedAt: execution.startedAt,
     metadata:
       extra === undefined ? metadata : metadata === undefined ? extra : { ...extra, ...metadata },
-    ...(callId === undefined ? {} : { toolCallId: callId }),
-    ...(sessionId === undefined ? {} : { sessionId }),
-    ...(edited === undefined ? {} : { modifiedParameters: edited }),
+    // Plain members, not conditional spreads: this runs on every call.
+    toolCallId: callId,
+    sessionId,
+    modifiedParameters: edited,
   });
 }
 
