@@ -1,4 +1,4 @@
-import { type Cancellation, ToolErrorCode } from "../core/index.js";
+import { AinternError, type Cancellation, ToolErrorCode } from "../core/index.js";
 import { ToolResult, ToolResultBuilder } from "../result/index.js";
 import type { Tool } from "../tools/index.js";
 import { ToolExecutionEventType } from "./tool-execution-event.js";
@@ -88,12 +88,15 @@ export function stoppedOutcome(
 /**
  * The result of an exception thrown past the tool (a tool without `ToolBase`, or the pipeline
  * itself): error code `ExecutionError`, as spec 003's executor has it, with the exception's type
- * name kept in the message ("TypeError: boom") and the exception itself on the result. (A
+ * name kept in the message ("TypeError: boom") and the exception itself on the result. An
+ * `AinternError` (aintern's own, such as a sandbox's `IsolationRequired`) keeps its code. (A
  * `ToolBase` tool catches its own exceptions with `ToolResult.fromException`, whose code is the
  * type name, as specs 001 and 004 have it.)
  */
 export function thrownResult(error: unknown): ToolResult {
   const base = ToolResult.fromException(error);
+  // aintern's own errors (a sandbox refusing to run a tool, say) keep their documented code.
+  if (AinternError.isInstance(error)) return base;
   const name = typeNameOf(error);
   const message = base.error ?? "";
   const text =
