@@ -25,8 +25,8 @@ import { ToolExecutionStatus } from "./tool-execution-status.js";
 
 /**
  * Runs one execution through the pipeline, in the order of spec 003 section 5.1: Started,
- * lookup, authorization, validation, confirmation, a slot, InProgress, the sandboxed run under a
- * timeout, then the record (the observers' `onSettling`: the audit row), the final event and
+ * lookup, authorization, validation, approval (see `approval-step.ts`), a slot, InProgress, the
+ * sandboxed run under a timeout, then the record (the observers' `onSettling`: the audit row), the final event and
  * `onFinished`. Resolves with a result for anything the tool or the model did; throws only
  * {@link ToolExecutionError} `DUPLICATE_EXECUTION_ID`.
  */

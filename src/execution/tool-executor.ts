@@ -106,8 +106,8 @@ const emptyServices = new ServiceContainer();
  *   `isExecuting`, `cancel`.
  *
  * Every execution goes through the same steps, in the order of spec 003 section 5.1: Started,
- * lookup, authorization, validation, confirmation, InProgress, the sandboxed run under a timeout,
- * the audit record, the final event. Every execution gets a result (never a rejection) and,
+ * lookup, authorization, validation, approval (the gate, or the call's confirmation), InProgress,
+ * the sandboxed run under a timeout, the audit record, the final event. Every execution gets a result (never a rejection) and,
  * when an audit log is configured, exactly one audit row, committed before `execute` resolves.
  *
  * The run itself is `runExecution`; what watches it (logs, the event bus, telemetry, the audit
