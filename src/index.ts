@@ -160,9 +160,12 @@ export {
   type BatchExecutionStartedNotification,
   ConcurrencyLimitError,
   canExecuteParallel,
+  defaultMaxConcurrentExecutions,
   type ExecutionCompletedEvent,
+  type ExecutionIds,
   type ExecutionProgressEvent,
   type ExecutionStartedEvent,
+  type ExecutorApproval,
   grantPermissions,
   hasFullProgressEvents,
   isAuditStatus,
@@ -191,6 +194,7 @@ export {
   type ToolExecutorEvents,
   type ToolExecutorOptions,
   type ToolInput,
+  ungatedLicense,
 } from "./execution/index.js";
 // Providers: each format's tool definitions, call extraction and answers.
 export {

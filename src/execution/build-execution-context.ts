@@ -19,29 +19,18 @@ export function buildExecutionContext(
   parameters: JsonObject,
 ): ToolExecutionContext {
   const { plan, cancellation } = execution;
-  // Progress reports become events only on tiers with Full progress; the caller's own
-  // callback on an AIntern context receives them whatever the tier.
-  const own = plan.context?.progress;
-  const events = hasFullProgressEvents(runtime.license.currentTier);
-  let progress: ((p: ToolProgress) => void) | undefined;
-  if (events && own !== undefined) {
-    progress = (p) => {
-      try {
-        own(p);
-      } finally {
-        reportProgress(runtime, execution, tool, p);
-      }
-    };
-  } else if (events) {
-    progress = (p) => reportProgress(runtime, execution, tool, p);
-  } else {
-    progress = own;
-  }
+  const progress = progressCallback(runtime, execution, tool);
+  const edited = execution.editedParameters;
   if (plan.context !== undefined) {
-    return plan.context.with({ cancellation, progress, toolId: tool.id });
+    return plan.context.with(
+      edited === undefined
+        ? { cancellation, progress, toolId: tool.id }
+        : { cancellation, progress, toolId: tool.id, modifiedParameters: edited },
+    );
   }
   const extra = plan.options.context;
   const metadata = plan.input.metadata;
+  const { callId, sessionId } = execution.tracker;
   return new ToolExecutionContext({
     services: runtime.services,
     executionId: plan.executionId,
@@ -54,7 +43,48 @@ export function buildExecutionContext(
     startedAt: execution.startedAt,
     metadata:
       extra === undefined ? metadata : metadata === undefined ? extra : { ...extra, ...metadata },
+    // Plain members, not conditional spreads: this runs on every call.
+    toolCallId: callId,
+    sessionId,
+    modifiedParameters: edited,
   });
+}
+
+/**
+ * Where the tool's progress reports go: the caller's own callbacks (the AIntern context's
+ * `progress`, the per-call `onProgress`), whatever the tier, and the execution's events
+ * (an InProgress event per report and `executionProgress`) on tiers with Full progress events:
+ * every tier without a license configured, Teams and Enterprise.
+ */
+function progressCallback(
+  runtime: ExecutorRuntime,
+  execution: Execution,
+  tool: Tool,
+): ((p: ToolProgress) => void) | undefined {
+  const { plan } = execution;
+  const own = plan.context?.progress;
+  const perCall = plan.options.onProgress;
+  const events = hasFullProgressEvents(runtime.license.currentTier);
+  if (own === undefined && perCall === undefined) {
+    return events ? (p) => reportProgress(runtime, execution, tool, p) : undefined;
+  }
+  return (p) => {
+    try {
+      own?.(p);
+    } finally {
+      // Reports after the execution ended (a tool that ignored its timeout) go nowhere else.
+      if (!execution.tracker.finished) {
+        if (perCall !== undefined) {
+          try {
+            perCall(p);
+          } catch {
+            // A caller's progress callback that throws must not fail the tool that reported.
+          }
+        }
+        if (events) reportProgress(runtime, execution, tool, p);
+      }
+    }
+  };
 }
 
 /** A tool's progress report: an InProgress event with its percentage, and `onProgress`. */

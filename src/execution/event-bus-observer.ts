@@ -32,7 +32,7 @@ export class EventBusObserver implements ExecutionObserver {
     // The first event of every log is Started: the Lexichord start notification follows it.
     if (index === 0 && events.hasListeners("toolExecutionStarted")) {
       events.emit("toolExecutionStarted", {
-        executionId: plan.executionId,
+        ...execution.ids(),
         toolName: plan.toolName,
         parameters: shownParameters(plan, this.#logParameters),
         timestamp: execution.startedAt,
@@ -43,7 +43,7 @@ export class EventBusObserver implements ExecutionObserver {
   onToolFound(execution: Execution, tool: Tool): void {
     if (this.#events.hasListeners("executionStarted")) {
       this.#events.emit("executionStarted", {
-        executionId: execution.plan.executionId,
+        ...execution.ids(),
         toolId: tool.id,
         toolName: tool.name,
         startedAt: execution.startedAt,
@@ -54,19 +54,19 @@ export class EventBusObserver implements ExecutionObserver {
   onProgress(execution: Execution, tool: Tool, progress: ToolProgress): void {
     if (this.#events.hasListeners("executionProgress")) {
       this.#events.emit("executionProgress", {
-        executionId: execution.plan.executionId,
+        ...execution.ids(),
         toolId: tool.id,
         progress,
       });
     }
   }
 
-  onFinished(_execution: Execution, result: ToolExecutionResult, outcome: Outcome): void {
+  onFinished(execution: Execution, result: ToolExecutionResult, outcome: Outcome): void {
     const events = this.#events;
     const { status } = result;
     const toolName = result.input.toolName;
     const timestamp = result.completedAt;
-    const ids = { executionId: result.executionId };
+    const ids = execution.ids();
     if (status === ToolExecutionStatus.Timeout && events.hasListeners("toolExecutionTimeout")) {
       events.emit("toolExecutionTimeout", {
         ...ids,

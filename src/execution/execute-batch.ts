@@ -25,6 +25,8 @@ export interface BatchRunner {
     batchId: string,
   ): Promise<ToolExecutionResult>;
   readonly tier: LicenseTier;
+  /** The executor's bulkhead: it wins over the batch's and the tier's parallelism. */
+  readonly maxConcurrentExecutions: number;
   readonly events: TypedEventEmitter<ToolExecutorEvents>;
   readonly logger: Logger;
   readonly telemetry: ExecutionTelemetrySink;
@@ -38,7 +40,9 @@ export interface BatchRunner {
  * - Over the tier's size limit: throws {@link ToolExecutionError} (code `BATCH_TOO_LARGE`) before
  *   anything runs.
  * - Parallel when `allowParallel` and the tier allows it, with at most
- *   min(`maxParallelism`, the tier's limit) in flight; otherwise sequential (the spec's fallback).
+ *   min(`maxParallelism`, the tier's limit, `maxConcurrentExecutions`) in flight (the executor's
+ *   bulkhead wins, and a cap below what was asked is logged as a warning); otherwise sequential
+ *   (the spec's fallback).
  * - `continueOnFailure: false` stops at the first item that does not complete: the items not yet
  *   started are reported as not run (status `cancelled`, error code `NotRun`).
  * - Aborting `signal` cancels the running items and skips the pending ones (also `NotRun`).
@@ -71,9 +75,14 @@ export async function executeBatch(
 
   const batchId = options.executionId ?? timeOrderedUuid();
   const parallel = options.allowParallel === true && canExecuteParallel(tier);
-  const concurrency = parallel
-    ? Math.max(1, Math.min(options.maxParallelism ?? 1, maxParallelismForTier(tier)))
-    : 1;
+  const asked = Math.max(1, Math.min(options.maxParallelism ?? 1, maxParallelismForTier(tier)));
+  const concurrency = parallel ? Math.min(asked, runner.maxConcurrentExecutions) : 1;
+  if (parallel && concurrency < asked && concurrency < inputs.length) {
+    runner.logger.warn(
+      { batchId, asked, maxConcurrentExecutions: concurrency },
+      `[TLS-EXE] Batch parallelism ${asked} capped by maxConcurrentExecutions (${concurrency}); raise it in ToolExecutorOptions to run more at once.`,
+    );
+  }
   const continueOnFailure = options.continueOnFailure ?? true;
   const itemOptions = { ...options, executionId: undefined };
   runner.telemetry.recordBatch(inputs.length, parallel);

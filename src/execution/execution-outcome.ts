@@ -1,5 +1,5 @@
-import { type Cancellation, ToolErrorCode } from "../core/index.js";
-import { ToolResult } from "../result/index.js";
+import { AinternError, type Cancellation, ToolErrorCode } from "../core/index.js";
+import { ToolResult, ToolResultBuilder } from "../result/index.js";
 import type { Tool } from "../tools/index.js";
 import { ToolExecutionEventType } from "./tool-execution-event.js";
 import { ToolExecutionStatus } from "./tool-execution-status.js";
@@ -83,6 +83,43 @@ export function stoppedOutcome(
     mayStillBeRunning,
     timeoutMs,
   };
+}
+
+/**
+ * The result of an exception thrown past the tool (a tool without `ToolBase`, or the pipeline
+ * itself): error code `ExecutionError`, as spec 003's executor has it, with the exception's type
+ * name kept in the message ("TypeError: boom") and the exception itself on the result. An
+ * `AinternError` (aintern's own, such as a sandbox's `IsolationRequired`) keeps its code. (A
+ * `ToolBase` tool catches its own exceptions with `ToolResult.fromException`, whose code is the
+ * type name, as specs 001 and 004 have it.)
+ */
+export function thrownResult(error: unknown): ToolResult {
+  const base = ToolResult.fromException(error);
+  // aintern's own errors (a sandbox refusing to run a tool, say) keep their documented code.
+  if (AinternError.isInstance(error)) return base;
+  const name = typeNameOf(error);
+  const message = base.error ?? "";
+  const text =
+    name === undefined || message === name || message.startsWith(`${name}:`)
+      ? message
+      : `${name}: ${message}`;
+  return ToolResultBuilder.failure(text)
+    .asFailure(text, ToolErrorCode.ExecutionError)
+    .withException(error)
+    .withMessage(text)
+    .build();
+}
+
+/** An error's type name: its `name`, or its class name when `name` is the generic "Error". */
+function typeNameOf(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  if (typeof name !== "string" || typeof message !== "string") return undefined;
+  if (name !== "Error" && name !== "") return name;
+  const className = (error as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof className === "string" && className !== "" && className !== "Object"
+    ? className
+    : "Error";
 }
 
 /** The status of an execution whose tool returned `result`. */

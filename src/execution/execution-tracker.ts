@@ -28,13 +28,19 @@ export const STANDARD_TIMES = 5;
  */
 export class ExecutionTracker {
   readonly executionId: string;
+  /** The call the execution answers (a provider's tool call id), carried on every event. */
+  readonly callId: string | undefined;
+  /** The session (conversation) the execution belongs to, carried on every event. */
+  readonly sessionId: string | undefined;
   readonly #log: unknown[] = [];
   #finished = false;
   /** Observers waiting for the next event; made on the first wait (most logs have none). */
   #wake: (() => void)[] | undefined;
 
-  constructor(executionId: string) {
+  constructor(executionId: string, callId?: string, sessionId?: string) {
     this.executionId = executionId;
+    this.callId = callId;
+    this.sessionId = sessionId;
   }
 
   get finished(): boolean {
@@ -89,6 +95,8 @@ export class ExecutionTracker {
     const elapsedMs = log[at + 3] as number | undefined;
     const progressPercent = log[at + 5] as number | undefined;
     const data = log[at + 6] as Readonly<Record<string, unknown>> | undefined;
+    if (this.callId !== undefined) event.callId = this.callId;
+    if (this.sessionId !== undefined) event.sessionId = this.sessionId;
     if (elapsedMs !== undefined) event.elapsedMs = elapsedMs;
     if (message !== undefined) event.message = message;
     if (progressPercent !== undefined) event.progressPercent = progressPercent;
@@ -140,8 +148,10 @@ export class ExecutionTracker {
     toolName: string,
     times: Float64Array,
     offset: number,
+    callId?: string,
+    sessionId?: string,
   ): ExecutionTracker {
-    const tracker = new ExecutionTracker(executionId);
+    const tracker = new ExecutionTracker(executionId, callId, sessionId);
     const startedAt = times[offset] as number;
     tracker.record(
       ToolExecutionEventType.Started,

@@ -1,10 +1,11 @@
 import type { Span } from "@opentelemetry/api";
-import type { ToolExecutionContext } from "../context/index.js";
-import { Cancellation } from "../core/index.js";
+import { NIL_UUID, type ToolExecutionContext } from "../context/index.js";
+import { Cancellation, type JsonObject } from "../core/index.js";
 import type { ExecutionObservers } from "./execution-observer.js";
 import { ExecutionTracker } from "./execution-tracker.js";
 import type { ToolExecutionEventType } from "./tool-execution-event.js";
 import type { ToolExecutionOptions } from "./tool-execution-options.js";
+import type { ExecutionIds } from "./tool-executor-events.js";
 import type { ToolInput } from "./tool-input.js";
 
 /** Everything one run through the pipeline needs, as the public API received it. */
@@ -42,6 +43,8 @@ export class Execution {
   timeoutMs = 0;
   /** The sandbox that ran the tool (`in-process`, `process`), once one was chosen. */
   sandboxId: string | null = null;
+  /** The arguments an approver edited, when they did: the tool runs with these. */
+  editedParameters: JsonObject | undefined;
   /** Owned by the audit observer: who the execution ran for (begin and complete share it). */
   identity: AuditIdentity | undefined;
   /** Owned by the telemetry observer: the execution's `execute_tool` span. */
@@ -51,7 +54,25 @@ export class Execution {
   constructor(plan: ExecutionPlan, observers: ExecutionObservers) {
     this.plan = plan;
     this.#observers = observers;
-    this.tracker = new ExecutionTracker(plan.executionId);
+    const { options, input, context } = plan;
+    const callId = options.callId ?? input.callId ?? context?.toolCallId;
+    const sessionId = options.sessionId ?? input.sessionId ?? context?.sessionId;
+    this.tracker = new ExecutionTracker(
+      plan.executionId,
+      callId,
+      sessionId === NIL_UUID ? undefined : sessionId,
+    );
+  }
+
+  /** The execution's id, and its call's and session's when known: what every event carries. */
+  ids(): ExecutionIds {
+    const { executionId, callId, sessionId } = this.tracker;
+    if (callId === undefined && sessionId === undefined) return { executionId };
+    return {
+      executionId,
+      ...(callId === undefined ? {} : { callId }),
+      ...(sessionId === undefined ? {} : { sessionId }),
+    };
   }
 
   /** Milliseconds since the execution started. */

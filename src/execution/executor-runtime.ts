@@ -1,6 +1,7 @@
 import type { ServiceProvider } from "../context/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
+import type { ExecutorApproval } from "./approval-step.js";
 import type { Authorizer } from "./authorizer.js";
 import type { ConcurrencyLimiter } from "./concurrency-limiter.js";
 import type { ExecutionObservers } from "./execution-observer.js";
@@ -13,6 +14,8 @@ export interface ExecutorRuntime {
   readonly registry: ToolRegistry;
   readonly options: ResolvedToolExecutorOptions;
   readonly authorizer: Authorizer;
+  /** The approval gate; `undefined` when none is configured (risky calls are refused). */
+  readonly approval: ExecutorApproval | undefined;
   readonly license: LicenseContext;
   readonly sandbox: ToolSandbox;
   readonly limiter: ConcurrencyLimiter;

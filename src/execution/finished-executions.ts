@@ -4,7 +4,7 @@ import { ExecutionTracker, STANDARD_TIMES } from "./execution-tracker.js";
  * The event logs of the last `capacity` finished executions, so that `observe` can replay an
  * execution that has already ended. A ring: the newest replaces the oldest.
  *
- * A plain successful execution is kept as its id, its tool name and five numbers in a typed
+ * A plain successful execution is kept as its ids, its tool name and five numbers in a typed
  * array, not as its tracker: an executor keeps a thousand of these by default, and keeping the
  * objects alive long enough to reach the old generation made the garbage collector the largest
  * cost of an in-process call. Any other log (failures, progress, confirmations, warnings) is kept
@@ -14,6 +14,8 @@ export class FinishedExecutions {
   readonly capacity: number;
   readonly #ids: (string | undefined)[] = [];
   readonly #toolNames: (string | undefined)[] = [];
+  readonly #callIds: (string | undefined)[] = [];
+  readonly #sessionIds: (string | undefined)[] = [];
   /** Logs kept whole; `undefined` where the numbers hold the log. */
   readonly #trackers: (ExecutionTracker | undefined)[] = [];
   /** Grown as the ring first fills (a large capacity costs nothing until it is used). */
@@ -35,6 +37,8 @@ export class FinishedExecutions {
     this.#ids[slot] = tracker.executionId;
     const compact = tracker.writeStandardTimes(this.#times, slot * STANDARD_TIMES);
     this.#toolNames[slot] = compact ? tracker.toolName : undefined;
+    this.#callIds[slot] = compact ? tracker.callId : undefined;
+    this.#sessionIds[slot] = compact ? tracker.sessionId : undefined;
     this.#trackers[slot] = compact ? undefined : tracker;
   }
 
@@ -51,6 +55,8 @@ export class FinishedExecutions {
           this.#toolNames[slot] ?? "",
           this.#times,
           slot * STANDARD_TIMES,
+          this.#callIds[slot],
+          this.#sessionIds[slot],
         )
       );
     }

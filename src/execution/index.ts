@@ -1,3 +1,4 @@
+export type { ExecutorApproval } from "./approval-step.js";
 export type {
   AuditEntry,
   AuditFilter,
@@ -26,6 +27,7 @@ export { type BatchRunner, executeBatch } from "./execute-batch.js";
 export { ExecutionTracker } from "./execution-tracker.js";
 export {
   canExecuteParallel,
+  defaultMaxConcurrentExecutions,
   hasFullProgressEvents,
   type LicenseContext,
   LicenseTier,
@@ -33,6 +35,7 @@ export {
   maxBatchSizeForTier,
   maxParallelismForTier,
   staticLicense,
+  ungatedLicense,
 } from "./license.js";
 export { ToolExecutionError } from "./tool-execution-error.js";
 export {
@@ -58,6 +61,7 @@ export type {
   BatchExecutionCompletedNotification,
   BatchExecutionStartedNotification,
   ExecutionCompletedEvent,
+  ExecutionIds,
   ExecutionProgressEvent,
   ExecutionStartedEvent,
   ToolExecutionCompletedNotification,

@@ -1,33 +1,32 @@
 import type { ToolExecutionContext } from "../context/index.js";
 import { type Cancellation, isJsonObject, ToolErrorCode } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
-import type { Tool } from "../tools/index.js";
 import type { ToolValidationResult } from "../validation/index.js";
+import { approvalNeed, askApproval, isPreApproved } from "./approval-step.js";
 import { buildExecutionContext, RunOptions } from "./build-execution-context.js";
 import { ConcurrencyLimitError } from "./concurrency-limiter.js";
 import { Execution, type ExecutionPlan } from "./execution.js";
 import {
   cancelledReason,
-  errorText,
   finalEventType,
   type Outcome,
   statusOf,
   stoppedOutcome,
+  thrownResult,
   timedOutReason,
 } from "./execution-outcome.js";
 import { STANDARD_MESSAGES } from "./execution-tracker.js";
 import type { ExecutorRuntime } from "./executor-runtime.js";
 import { ToolExecutionError } from "./tool-execution-error.js";
 import { ToolExecutionEventType } from "./tool-execution-event.js";
-import { effectiveTimeoutMs, type ToolExecutionOptions } from "./tool-execution-options.js";
+import { effectiveTimeoutMs } from "./tool-execution-options.js";
 import { ToolExecutionResult } from "./tool-execution-result.js";
 import { ToolExecutionStatus } from "./tool-execution-status.js";
-import type { ToolInput } from "./tool-input.js";
 
 /**
  * Runs one execution through the pipeline, in the order of spec 003 section 5.1: Started,
- * lookup, authorization, validation, confirmation, a slot, InProgress, the sandboxed run under a
- * timeout, then the record (the observers' `onSettling`: the audit row), the final event and
+ * lookup, authorization, validation, approval (see `approval-step.ts`), a slot, InProgress, the
+ * sandboxed run under a timeout, then the record (the observers' `onSettling`: the audit row), the final event and
  * `onFinished`. Resolves with a result for anything the tool or the model did; throws only
  * {@link ToolExecutionError} `DUPLICATE_EXECUTION_ID`.
  */
@@ -64,7 +63,7 @@ export async function runExecution(
     // Only a bug in aintern or a misbehaving plug-in (authorizer, audit, sandbox) gets here.
     outcome = {
       status: ToolExecutionStatus.Failed,
-      result: ToolResult.fromException(error),
+      result: thrownResult(error),
       pipelineError: error,
     };
   } finally {
@@ -163,13 +162,13 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
     };
   }
 
-  // 4. Confirmation
-  const needsConfirmation =
-    (plan.options.requireConfirmation === true || tool.requiresConfirmation) &&
-    plan.context?.isApproved !== true;
-  if (needsConfirmation) {
-    const denied = await confirmStep(execution, tool);
-    if (denied !== undefined) return denied;
+  // 4. Approval (a gate, or the call's confirmation), unless the sender already approved it
+  if (!isPreApproved(plan)) {
+    const need = approvalNeed(runtime, plan, tool, parameters);
+    if (need !== undefined) {
+      const ended = await askApproval(runtime, execution, tool, parameters, need);
+      if (ended !== undefined) return ended;
+    }
   }
 
   // 5. Wait for a slot, then start the clock
@@ -204,7 +203,9 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
         execution.elapsed(),
       );
       const context = buildExecutionContext(runtime, execution, tool, parameters);
-      execution.sandboxId = runtime.sandbox.sandboxFor?.(tool, parameters) ?? runtime.sandbox.name;
+      execution.sandboxId =
+        runtime.sandbox.sandboxFor?.(tool, execution.editedParameters ?? parameters) ??
+        runtime.sandbox.name;
       const ready = runtime.observers.onRunning(execution, tool);
       if (ready !== undefined) await ready;
       if (cancellation.aborted) {
@@ -226,7 +227,7 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
         return {
           tool,
           status: ToolExecutionStatus.Failed,
-          result: ToolResult.fromException(run.error),
+          result: thrownResult(run.error),
           wasApproved: true,
           thrown: run.error,
         };
@@ -249,67 +250,6 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
 /** The timeout timer's callback: a plain function, so no closure is made per execution. */
 function abortOnTimeout(execution: Execution): void {
   execution.cancellation.abort(timedOutReason(execution.timeoutMs));
-}
-
-/** Step 4: asks for confirmation; returns the outcome that ends the execution, if it ends. */
-async function confirmStep(execution: Execution, tool: Tool): Promise<Outcome | undefined> {
-  const { plan, cancellation } = execution;
-  execution.emit(
-    ToolExecutionEventType.ConfirmationRequested,
-    "Confirmation required",
-    execution.elapsed(),
-  );
-  const callback = plan.options.confirmationCallback;
-  if (callback === undefined) {
-    return {
-      tool,
-      status: ToolExecutionStatus.RequiresConfirmation,
-      result: ToolResult.failed(
-        `'${tool.id}' needs confirmation before it runs, and no confirmation callback was given`,
-        ToolErrorCode.ConfirmationRequired,
-      ),
-      wasApproved: false,
-    };
-  }
-  const confirmed = await confirm(callback, plan.input, cancellation.signal);
-  if (cancellation.aborted) return stoppedOutcome(tool, cancellation, false, undefined, false);
-  if (confirmed !== true) {
-    const reason =
-      confirmed === false
-        ? "Confirmation denied by user"
-        : `Confirmation failed: ${errorText(confirmed.error)}`;
-    return {
-      tool,
-      status: ToolExecutionStatus.Denied,
-      result: ToolResult.failed(reason, ToolErrorCode.ConfirmationDenied),
-      wasApproved: false,
-    };
-  }
-  execution.emit(
-    ToolExecutionEventType.ConfirmationReceived,
-    "Confirmation received",
-    execution.elapsed(),
-  );
-  return undefined;
-}
-
-/** Asks the confirmation callback; resolves `{ error }` if it throws, false if aborted first. */
-function confirm(
-  callback: NonNullable<ToolExecutionOptions["confirmationCallback"]>,
-  input: ToolInput,
-  signal: AbortSignal,
-): Promise<boolean | { error: unknown }> {
-  return new Promise((resolve) => {
-    const onAbort = (): void => resolve(false);
-    signal.addEventListener("abort", onAbort, { once: true });
-    Promise.resolve()
-      .then(() => callback(input, signal))
-      .then(
-        (answer) => resolve(answer === true),
-        (error: unknown) => resolve({ error }),
-      )
-      .finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /** Cancels `cancellation` when `signal` aborts; returns a detach function. */

@@ -18,6 +18,10 @@ export type ToolExecutionEventType =
 /** One step of one execution, as `observe(executionId)` yields it. */
 export interface ToolExecutionEvent {
   readonly executionId: string;
+  /** The call the execution answers, when the caller gave one (`callId`, a context's `toolCallId`). */
+  readonly callId?: string;
+  /** The session the execution belongs to, when the caller gave one. */
+  readonly sessionId?: string;
   readonly toolName: string;
   readonly eventType: ToolExecutionEventType;
   readonly message?: string;

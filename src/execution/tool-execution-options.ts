@@ -1,3 +1,4 @@
+import type { ToolProgress } from "../context/index.js";
 import type { ToolInput } from "./tool-input.js";
 
 /**
@@ -22,6 +23,28 @@ export interface ToolExecutionOptions {
     input: ToolInput,
     signal: AbortSignal,
   ) => boolean | Promise<boolean>;
+  /**
+   * The call this execution answers (a provider's tool call id): carried on every event and
+   * progress report of the execution and into the tool's context as `toolCallId`. Wins over
+   * `ToolInput.callId`.
+   */
+  readonly callId?: string;
+  /** The session (conversation) the call belongs to: carried like `callId`, and into the context. */
+  readonly sessionId?: string;
+  /**
+   * Receives the tool's progress reports (`context.reportProgress`), whatever the license tier;
+   * each report's execution is the one this call started. A callback that throws is ignored.
+   */
+  readonly onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Says the call was already approved by whoever sent it, and by whom: a `ToolCallProcessor`
+   * that ran its own policy and asked its handler, a host framework's approval flow (AI SDK
+   * `needsApproval`, OpenAI Agents interruptions), a person in a console. The executor then skips
+   * its approval gate and the confirmation step (the AIntern path's equivalent is a context
+   * built with `isApproved: true`). Only for code that made the decision itself: never set it
+   * from anything the model sent.
+   */
+  readonly approvedBy?: string;
   /** Extra context handed to the authorizer and into the tool's context metadata. */
   readonly context?: Readonly<Record<string, unknown>>;
   /** Batches: keep going after an item fails (default true, as the spec has it). */
@@ -40,9 +63,13 @@ export interface ToolExecutorOptions {
   /** The timeout when neither the call nor the tool gives one. Default 60,000 ms (Lexichord). */
   readonly defaultTimeoutMs?: number;
   /**
-   * How many tool runs may be in flight across the whole executor (a bulkhead). Default 3, as
-   * the AIntern spec has it. Waiting for a confirmation does not hold a slot, and a parallel
-   * batch takes one slot per running item, so a batch can never deadlock the bulkhead.
+   * How many tool runs may be in flight across the whole executor (a bulkhead). It always wins:
+   * a parallel batch runs at most min(`maxParallelism`, the tier's limit, this) items at once.
+   * Default: the widest parallelism the license allows, never below 3 (the AIntern spec's
+   * default): 3 on Core and WriterPro, 10 on Teams, max(10, 2 x CPU cores) on Enterprise and
+   * without a license (see {@link defaultMaxConcurrentExecutions}). Waiting for a confirmation
+   * does not hold a slot, and a parallel batch takes one slot per running item, so a batch can
+   * never deadlock the bulkhead.
    */
   readonly maxConcurrentExecutions?: number;
   /** How many runs may wait for a slot; one more is refused with `ConcurrencyLimit`. Default 1,000. */
@@ -58,13 +85,18 @@ export interface ToolExecutorOptions {
 /** {@link ToolExecutorOptions} with every default filled in. */
 export type ResolvedToolExecutorOptions = Required<ToolExecutorOptions>;
 
-/** Fills in the defaults of {@link ToolExecutorOptions} and checks the numbers. */
+/**
+ * Fills in the defaults of {@link ToolExecutorOptions} and checks the numbers.
+ * `maxConcurrentExecutions` defaults to `defaultConcurrency` (the executor passes
+ * {@link defaultMaxConcurrentExecutions} of its license tier; 3 when not given).
+ */
 export function resolveExecutorOptions(
   options: ToolExecutorOptions = {},
+  defaultConcurrency = 3,
 ): ResolvedToolExecutorOptions {
   const resolved: ResolvedToolExecutorOptions = {
     defaultTimeoutMs: options.defaultTimeoutMs ?? 60_000,
-    maxConcurrentExecutions: options.maxConcurrentExecutions ?? 3,
+    maxConcurrentExecutions: options.maxConcurrentExecutions ?? defaultConcurrency,
     maxQueuedExecutions: options.maxQueuedExecutions ?? 1_000,
     logParameters: options.logParameters ?? false,
     logResults: options.logResults ?? true,

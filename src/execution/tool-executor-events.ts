@@ -3,8 +3,19 @@ import type { ToolExecutionEvent } from "./tool-execution-event.js";
 import type { ToolExecutionResult } from "./tool-execution-result.js";
 import type { ToolExecutionStatus } from "./tool-execution-status.js";
 
+/**
+ * The ids every execution event carries: the execution's, and the call and session it answers
+ * when the caller gave them (per-call `callId` / `sessionId`, or the AIntern context's
+ * `toolCallId` / `sessionId`), so a front end can tie an event to the call that caused it.
+ */
+export interface ExecutionIds {
+  readonly executionId: string;
+  readonly callId?: string;
+  readonly sessionId?: string;
+}
+
 /** AIntern `ToolExecutionStartedEventArgs`. */
-export interface ExecutionStartedEvent {
+export interface ExecutionStartedEvent extends ExecutionIds {
   readonly toolId: string;
   readonly toolName: string;
   readonly executionId: string;
@@ -12,14 +23,14 @@ export interface ExecutionStartedEvent {
 }
 
 /** AIntern `ToolExecutionProgressEventArgs`: a tool's `context.reportProgress`. */
-export interface ExecutionProgressEvent {
+export interface ExecutionProgressEvent extends ExecutionIds {
   readonly toolId: string;
   readonly executionId: string;
   readonly progress: ToolProgress;
 }
 
 /** AIntern `ToolExecutionCompletedEventArgs`: every execution ends with one, whatever its status. */
-export interface ExecutionCompletedEvent {
+export interface ExecutionCompletedEvent extends ExecutionIds {
   readonly toolId: string;
   readonly executionId: string;
   readonly result: ToolExecutionResult;
@@ -27,7 +38,7 @@ export interface ExecutionCompletedEvent {
 }
 
 /** Lexichord `ToolExecutionStartedEvent`. Parameters are redacted unless `logParameters` is on. */
-export interface ToolExecutionStartedNotification {
+export interface ToolExecutionStartedNotification extends ExecutionIds {
   readonly executionId: string;
   readonly toolName: string;
   readonly parameters: Readonly<Record<string, unknown>> | "[redacted]";
@@ -35,7 +46,7 @@ export interface ToolExecutionStartedNotification {
 }
 
 /** Lexichord `ToolExecutionCompletedEvent`: a successful execution. */
-export interface ToolExecutionCompletedNotification {
+export interface ToolExecutionCompletedNotification extends ExecutionIds {
   readonly executionId: string;
   readonly toolName: string;
   readonly durationMs: number;
@@ -43,7 +54,7 @@ export interface ToolExecutionCompletedNotification {
 }
 
 /** Lexichord `ToolExecutionFailedEvent`: any execution that did not complete. */
-export interface ToolExecutionFailedNotification {
+export interface ToolExecutionFailedNotification extends ExecutionIds {
   readonly executionId: string;
   readonly toolName: string;
   readonly status: ToolExecutionStatus;
@@ -54,7 +65,7 @@ export interface ToolExecutionFailedNotification {
 }
 
 /** Lexichord `ToolExecutionTimeoutEvent`. */
-export interface ToolExecutionTimeoutNotification {
+export interface ToolExecutionTimeoutNotification extends ExecutionIds {
   readonly executionId: string;
   readonly toolName: string;
   readonly timeoutMs: number;

@@ -16,6 +16,7 @@ import {
   silentLogger,
 } from "../telemetry/index.js";
 import { ToolValidationError, ToolValidationResult } from "../validation/index.js";
+import type { ExecutorApproval } from "./approval-step.js";
 import type { AuditLog } from "./audit-log.js";
 import { AuditObserver } from "./audit-observer.js";
 import { type Authorizer, grantPermissions } from "./authorizer.js";
@@ -26,7 +27,7 @@ import type { ExecutionPlan } from "./execution.js";
 import { type ExecutionObserver, ExecutionObservers } from "./execution-observer.js";
 import { cancelledReason } from "./execution-outcome.js";
 import type { ExecutorRuntime } from "./executor-runtime.js";
-import { type LicenseContext, LicenseTier, staticLicense } from "./license.js";
+import { defaultMaxConcurrentExecutions, type LicenseContext, ungatedLicense } from "./license.js";
 import { LoggingObserver } from "./logging-observer.js";
 import { runExecution } from "./run-execution.js";
 import { TelemetryObserver } from "./telemetry-observer.js";
@@ -50,8 +51,20 @@ export interface ToolExecutorConfig {
   readonly authorizer?: Authorizer;
   /** Where every execution is recorded. Default: none (see `openStore` for SQLite / PostgreSQL). */
   readonly audit?: AuditLog;
-  /** Default: `staticLicense(LicenseTier.Core)`. */
+  /**
+   * The license tier batches and progress events are gated by (spec 003). Default: none, and
+   * nothing is gated (`ungatedLicense`: any batch size, parallel batches, Full progress events);
+   * pass `staticLicense(tier)` or your own `LicenseContext` to sell tiers.
+   */
   readonly license?: LicenseContext;
+  /**
+   * The approval gate every call not already approved by its sender goes through (see
+   * {@link ExecutorApproval}): `{ policy, handler }` (the same `ApprovalPolicy` and handler a
+   * `ToolCallProcessor` takes), or `"none"` to opt out for trusted batch jobs. Default: none, and
+   * a call whose effective risk is High or Critical, or whose tool requires confirmation, is
+   * refused with `ConfirmationRequired` unless its `confirmationCallback` approves it.
+   */
+  readonly approval?: ExecutorApproval;
   /**
    * Where tools run. Default: a `RoutingSandbox` that runs tools in-process, and in a pooled
    * child process those whose definition says `isolation: "process"` or that `isolation`
@@ -93,8 +106,8 @@ const emptyServices = new ServiceContainer();
  *   `isExecuting`, `cancel`.
  *
  * Every execution goes through the same steps, in the order of spec 003 section 5.1: Started,
- * lookup, authorization, validation, confirmation, InProgress, the sandboxed run under a timeout,
- * the audit record, the final event. Every execution gets a result (never a rejection) and,
+ * lookup, authorization, validation, approval (the gate, or the call's confirmation), InProgress,
+ * the sandboxed run under a timeout, the audit record, the final event. Every execution gets a result (never a rejection) and,
  * when an audit log is configured, exactly one audit row, committed before `execute` resolves.
  *
  * The run itself is `runExecution`; what watches it (logs, the event bus, telemetry, the audit
@@ -134,11 +147,15 @@ export class ToolExecutor {
       );
     }
     const registry = config.registry;
-    const options = resolveExecutorOptions(config.options);
+    const license = config.license ?? ungatedLicense;
+    const options = resolveExecutorOptions(
+      config.options,
+      defaultMaxConcurrentExecutions(license.currentTier),
+    );
     this.registry = registry;
     this.options = options;
     this.events = config.events ?? new TypedEventEmitter<ToolExecutorEvents>();
-    this.#license = config.license ?? staticLicense(LicenseTier.Core);
+    this.#license = license;
     this.#sandbox = config.sandbox ?? new RoutingSandbox({ policy: config.isolation ?? {} });
     this.#logger = config.logger ?? silentLogger;
     this.#telemetry =
@@ -166,6 +183,7 @@ export class ToolExecutor {
       registry,
       options,
       authorizer: config.authorizer ?? grantPermissions(),
+      approval: config.approval,
       license: this.#license,
       sandbox: this.#sandbox,
       limiter: new ConcurrencyLimiter(options.maxConcurrentExecutions, options.maxQueuedExecutions),
@@ -281,6 +299,7 @@ export class ToolExecutor {
         runInput: (input, itemOptions, itemSignal, batchId) =>
           this.runInput(input, itemOptions, itemSignal, batchId),
         tier: this.#license.currentTier,
+        maxConcurrentExecutions: this.options.maxConcurrentExecutions,
         events: this.events,
         logger: this.#logger,
         telemetry: this.#telemetry,

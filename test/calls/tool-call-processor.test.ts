@@ -524,9 +524,21 @@ describe("ToolCallProcessor: parallel batches", () => {
     expect(probe.max()).toBe(3);
   });
 
-  it("runs the same batch one call at a time on the Core tier", async () => {
+  it("runs a parallel batch concurrently when no license is configured (nothing is gated)", async () => {
     const probe = concurrencyProbe();
     const executor = new ToolExecutor({ registry: new ToolRegistry({ tools: [probe.tool] }) });
+    const batch = openAIBatch(threeCalls);
+    await new ToolCallProcessor({ executor }).process(batch);
+    expect(batch.successCount).toBe(3);
+    expect(probe.max()).toBe(3);
+  });
+
+  it("runs the same batch one call at a time on the Core tier", async () => {
+    const probe = concurrencyProbe();
+    const executor = new ToolExecutor({
+      registry: new ToolRegistry({ tools: [probe.tool] }),
+      license: staticLicense(LicenseTier.Core),
+    });
     const batch = openAIBatch(threeCalls);
     await new ToolCallProcessor({ executor }).process(batch);
     expect(batch.successCount).toBe(3);

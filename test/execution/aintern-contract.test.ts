@@ -327,17 +327,43 @@ describe("ToolExecutor: the AIntern execution service (spec 001 i / j)", () => {
     });
   });
 
-  it("turns an exception thrown by a tool that is not a ToolBase into a failed result", async () => {
+  it("turns an exception thrown past a tool that is not a ToolBase into ExecutionError, keeping its name in the message (spec 003)", async () => {
+    const error = new TypeError("boom");
     const raw = bareTool("raw", "Raw", () => {
-      throw new TypeError("boom");
+      throw error;
     });
     const executor = executorWith([raw]);
 
     const result = await executor.execute("raw", createContext("raw"));
 
     expect(result.status).toBe(ToolExecutionStatus.Failed);
-    expect(result.errorMessage).toBe("boom");
-    expect(result.errorCode).toBe("TypeError");
+    expect(result.errorCode).toBe(ToolErrorCode.ExecutionError);
+    expect(result.errorMessage).toBe("TypeError: boom");
+    expect(result.result.exception).toBe(error);
+  });
+
+  it("names the class of a thrown error that left its name at Error, and takes thrown non-errors as they are", async () => {
+    class FileLockedError extends Error {}
+    const executor = executorWith([
+      bareTool("locked", "Locked", () => {
+        throw new FileLockedError("locked by pid 7");
+      }),
+      bareTool("string", "String", () => {
+        throw "plain text";
+      }),
+    ]);
+
+    const locked = await executor.execute("locked", createContext("locked"));
+    const text = await executor.execute("string", createContext("string"));
+
+    expect([locked.errorCode, locked.errorMessage]).toEqual([
+      ToolErrorCode.ExecutionError,
+      "FileLockedError: locked by pid 7",
+    ]);
+    expect([text.errorCode, text.errorMessage]).toEqual([
+      ToolErrorCode.ExecutionError,
+      "plain text",
+    ]);
   });
 
   it("turns an exception thrown by a ToolBase tool into a failed result", async () => {

@@ -1,8 +1,10 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ToolErrorCode } from "../../src/core/index.js";
 import {
   ConcurrencyLimitError,
   ConcurrencyLimiter,
+  defaultMaxConcurrentExecutions,
   LicenseTier,
   resolveExecutorOptions,
   staticLicense,
@@ -30,14 +32,31 @@ describe("ToolExecutor: the maxConcurrentExecutions bulkhead", () => {
     expect(count.maxInFlight).toBe(3);
   });
 
-  it("defaults to 3 concurrent runs, as spec 001 has it", async () => {
+  it("defaults to 3 concurrent runs on Core, as spec 001 has it", async () => {
     const count = counter();
-    const executor = executorWith([gatedTool("g", () => sleep(5), count)]);
+    const executor = executorWith([gatedTool("g", () => sleep(5), count)], {
+      license: staticLicense(LicenseTier.Core),
+    });
 
     await Promise.all(Array.from({ length: 9 }, () => executor.execute({ toolName: "g" })));
 
     expect(executor.options.maxConcurrentExecutions).toBe(3);
     expect(count.maxInFlight).toBe(3);
+  });
+
+  it("defaults to the widest parallelism the license allows: 10 on Teams, at least 10 without a license", () => {
+    const cores = availableParallelism();
+    const bulkhead = (config: Parameters<typeof executorWith>[1]) =>
+      executorWith([], config).options.maxConcurrentExecutions;
+    expect(bulkhead({ license: staticLicense(LicenseTier.WriterPro) })).toBe(3);
+    expect(bulkhead({ license: staticLicense(LicenseTier.Teams) })).toBe(10);
+    expect(bulkhead({ license: staticLicense(LicenseTier.Enterprise) })).toBe(
+      Math.max(10, 2 * cores),
+    );
+    expect(bulkhead({})).toBe(Math.max(10, 2 * cores));
+    expect(defaultMaxConcurrentExecutions(LicenseTier.Core)).toBe(3);
+    // An explicit setting always wins.
+    expect(bulkhead({ options: { maxConcurrentExecutions: 2 } })).toBe(2);
   });
 
   it("refuses a run with ConcurrencyLimit when the slots and the queue are full", async () => {

@@ -47,6 +47,7 @@ describe("ToolExecutor isolation settings", () => {
     const executor = new ToolExecutor({
       registry: new ToolRegistry({ tools: [risky] }),
       isolation: { requireProcessFor: { riskLevelAtLeast: RiskLevel.High } },
+      approval: "none",
     });
     try {
       const run = await executor.execute({ toolName: "risky" });

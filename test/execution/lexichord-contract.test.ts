@@ -206,7 +206,7 @@ describe("ToolExecutor: acceptance criteria of spec 003 section 9", () => {
 
   it("9. a batch over the tier's size limit throws ToolExecutionError before running anything", async () => {
     const tool = MockTool.succeeding("t");
-    const executor = executorWith([tool]);
+    const executor = executorWith([tool], { license: staticLicense(LicenseTier.Core) });
     const inputs = Array.from({ length: 6 }, () => ({ toolName: "t" }));
 
     await expect(executor.executeBatch(inputs)).rejects.toThrow(ToolExecutionError);
@@ -374,7 +374,8 @@ describe("ToolExecutor: Lexichord members and input checks", () => {
     const result = await executor.execute({ toolName: "p" });
 
     expect(result.status).toBe(ToolExecutionStatus.Failed);
-    expect(result.errorMessage).toBe("auth service down");
+    expect(result.errorCode).toBe(ToolErrorCode.ExecutionError);
+    expect(result.errorMessage).toBe("Error: auth service down");
   });
 
   it("closes its sandbox on close()", async () => {

@@ -11,10 +11,12 @@ import {
   maxParallelismForTier,
   staticLicense,
   type ToolExecutionEvent,
+  ungatedLicense,
 } from "../../src/execution/index.js";
 import { ToolResult } from "../../src/result/index.js";
+import type { Logger } from "../../src/telemetry/index.js";
 import { MockTool } from "../../src/testing/index.js";
-import { collect, executorWith, sleep } from "./support.js";
+import { collect, deferred, executorWith, gatedTool, sleep, waitFor } from "./support.js";
 
 function progressTool() {
   return new MockTool({
@@ -63,11 +65,17 @@ describe("License tiers", () => {
     expect(maxParallelismForTier(unknown)).toBe(1);
   });
 
-  it("staticLicense gives a frozen context; the executor defaults to Core", () => {
+  it("staticLicense gives a frozen context; without one the executor gates nothing (Ungated)", () => {
     const license = staticLicense(LicenseTier.Teams);
     expect(license.currentTier).toBe(LicenseTier.Teams);
     expect(Object.isFrozen(license)).toBe(true);
-    expect(executorWith([]).license.currentTier).toBe(LicenseTier.Core);
+    expect(executorWith([]).license).toBe(ungatedLicense);
+    const ungated = LicenseTier.Ungated;
+    expect(licenseTierName(ungated)).toBe("Ungated");
+    expect(maxBatchSizeForTier(ungated)).toBe(Number.POSITIVE_INFINITY);
+    expect(canExecuteParallel(ungated)).toBe(true);
+    expect(maxParallelismForTier(ungated)).toBe(Number.POSITIVE_INFINITY);
+    expect(hasFullProgressEvents(ungated)).toBe(true);
   });
 });
 
@@ -138,3 +146,74 @@ describe("ToolExecutor: Basic and Full progress events", () => {
     expect(progress.every((p) => p.executionId === context.executionId)).toBe(true);
   });
 });
+
+describe("ToolExecutor: license defaults and the bulkhead", () => {
+  function gatedBatch(license?: LicenseTier) {
+    const count = { inFlight: 0, maxInFlight: 0, started: 0 };
+    const gate = deferred();
+    const warnings: string[] = [];
+    const executor = executorWith([gatedTool("g", () => gate.promise, count)], {
+      logger: silentLoggerWith(warnings),
+      ...(license === undefined ? {} : { license: staticLicense(license) }),
+    });
+    return { executor, count, gate, warnings };
+  }
+
+  it("runs a Teams batch really 10 at once", async () => {
+    const { executor, count, gate } = gatedBatch(LicenseTier.Teams);
+    const inputs = Array.from({ length: 10 }, () => ({ toolName: "g" }));
+
+    const batch = executor.executeBatch(inputs, { allowParallel: true, maxParallelism: 10 });
+    await waitFor(() => count.started === 10);
+    gate.resolve();
+
+    expect((await batch).every((r) => r.status === "completed")).toBe(true);
+    expect(count.maxInFlight).toBe(10);
+  });
+
+  it("gates nothing without a license: a batch of 60 runs, in parallel as asked", async () => {
+    const { executor, count, gate } = gatedBatch();
+    const inputs = Array.from({ length: 60 }, () => ({ toolName: "g" }));
+
+    const batch = executor.executeBatch(inputs, { allowParallel: true, maxParallelism: 8 });
+    await waitFor(() => count.started === 8);
+    gate.resolve();
+
+    expect(await batch).toHaveLength(60);
+    expect(count.maxInFlight).toBe(8);
+  });
+
+  it("lets the bulkhead win over a batch's parallelism, and logs that it did", async () => {
+    const { count, gate, warnings } = gatedBatch(LicenseTier.Teams);
+    const capped = executorWith([gatedTool("g", () => gate.promise, count)], {
+      license: staticLicense(LicenseTier.Teams),
+      options: { maxConcurrentExecutions: 4 },
+      logger: silentLoggerWith(warnings),
+    });
+
+    const batch = capped.executeBatch(
+      Array.from({ length: 10 }, () => ({ toolName: "g" })),
+      { allowParallel: true, maxParallelism: 10 },
+    );
+    await waitFor(() => count.started === 4);
+    gate.resolve();
+    await batch;
+
+    expect(count.maxInFlight).toBe(4);
+    expect(warnings.join("\n")).toContain(
+      "Batch parallelism 10 capped by maxConcurrentExecutions (4)",
+    );
+  });
+});
+
+/** A logger that records warnings into `warnings`. */
+function silentLoggerWith(warnings: string[]): Logger {
+  return {
+    debug: () => undefined,
+    info: () => undefined,
+    error: () => undefined,
+    warn: (...args: unknown[]) => {
+      warnings.push(String(args.at(-1)));
+    },
+  } as unknown as Logger;
+}
