@@ -77,7 +77,7 @@ describe("ApprovalPolicy defaults (RiskLevelMetadata)", () => {
 
   it("has an empty config by default and the documented protected paths", () => {
     expect(policy.config).toEqual({});
-    expect(defaultProtectedPathPatterns).toContain(".git/config");
+    expect(defaultProtectedPathPatterns).toContain("**/.git/**");
     expect(Object.isFrozen(defaultProtectedPathPatterns)).toBe(true);
   });
 });
@@ -223,12 +223,30 @@ describe("ApprovalPolicy deny and allow rules", () => {
     expect(policy.decide(call({ parameters: { path: "src/a/b.ts" } })).kind).toBe("allow");
   });
 
-  it("a command the deny rule cannot see through (substitution, expansion, no parse) asks, never runs", () => {
+  it("a deny rule sees into substitutions and denies a program built by expansion that could be it", () => {
     const policy = new ApprovalPolicy({
       tools: { "terminal-execute": "allow" },
       deny: [{ commandPattern: "rm *" }],
     });
-    for (const command of ["echo $(rm -rf /)", "echo `rm -rf /`", "$CMD -rf /", 'echo "open']) {
+    for (const command of ["echo $(rm -rf /)", "echo `rm -rf /`", "$CMD -rf /", "r${E}m -rf /"]) {
+      const decision = policy.decide(
+        call({
+          toolId: "terminal-execute",
+          category: ToolCategory.Terminal,
+          riskLevel: RiskLevel.Medium,
+          parameters: { command },
+        }),
+      );
+      expect(decision.kind, command).toBe("deny");
+    }
+  });
+
+  it("a command the deny rule cannot read (no parse, an unknown program given the denied one) asks, never runs", () => {
+    const policy = new ApprovalPolicy({
+      tools: { "terminal-execute": "allow" },
+      deny: [{ commandPattern: "rm *" }],
+    });
+    for (const command of ['echo "open', "mywrapper rm -rf /"]) {
       const decision = policy.decide(
         call({
           toolId: "terminal-execute",
