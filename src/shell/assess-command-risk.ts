@@ -1,15 +1,15 @@
 import { maxRiskLevel, RiskLevel } from "../core/index.js";
 import { blockDevice, classifyProgram } from "./classify-program.js";
 import {
-  commandName,
   isBuiltByExpansion,
   programLocation,
+  stdinScripts,
   substitutionBodies,
 } from "./command-words.js";
 import { assignmentRisk } from "./environment-assignments.js";
 import { type ClassifyContext, RiskFindings } from "./risk-findings.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
-import { lexShellCommand, type ShellSimpleCommand } from "./shell-syntax.js";
+import { lexShellCommand } from "./shell-syntax.js";
 import { unwrapCommand } from "./unwrap-command.js";
 
 /** What {@link assessCommandRisk} tells about a shell command. */
@@ -30,7 +30,11 @@ const harmlessTargets = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const codeRunningPath =
   /(^|\/)(\.git|\.husky|\.vscode|\.idea|\.github|\.direnv|\.aintern)(\/|$)|(^|\/)(\.envrc|\.env(\..*)?|\.npmrc|\.yarnrc(\..*)?|\.bashrc|\.profile|\.zshrc|\.bash_profile|\.gitconfig|aintern\.config\.json|aintern\.policy\.json|Makefile|package\.json)$/i;
 
-function assessRedirection(redirection: ShellRedirection, findings: RiskFindings, assess: (c: string) => void): void {
+function assessRedirection(
+  redirection: ShellRedirection,
+  findings: RiskFindings,
+  assess: (c: string) => void,
+): void {
   const { operator, target } = redirection;
   for (const body of substitutionBodies(target.value)) assess(body);
   if (redirection.body !== undefined && redirection.bodyExpands !== false) {
@@ -49,20 +53,8 @@ function assessRedirection(redirection: ShellRedirection, findings: RiskFindings
   } else if (codeRunningPath.test(file)) {
     findings.add(High, `It writes to '${file}', a file that makes other programs run code.`);
   }
-  if (operator === ">|") findings.add(Medium, "It overwrites a file even where the shell forbids clobbering ('>|').");
-}
-
-/** Text the command reads on its standard input that is a script when a shell reads it. */
-function stdinScripts(command: ShellSimpleCommand): string[] {
-  const scripts: string[] = [];
-  for (const r of command.redirections) if (r.body !== undefined) scripts.push(r.body);
-  const writer = command.stdinFrom;
-  const writerName = writer?.words[0] === undefined ? undefined : commandName(writer.words[0].value);
-  if (writer !== undefined && (writerName === "echo" || writerName === "printf")) {
-    scripts.push(writer.words.slice(1).filter((w) => !/^-[neE]+$/.test(w.value)).map((w) => w.value).join(" ").replaceAll("\\n", "\n"));
-  }
-  if (writer !== undefined && writerName === "cat") scripts.push(...stdinScripts(writer));
-  return scripts;
+  if (operator === ">|")
+    findings.add(Medium, "It overwrites a file even where the shell forbids clobbering ('>|').");
 }
 
 function assessInto(command: string, findings: RiskFindings, depth: number): void {
@@ -76,17 +68,25 @@ function assessInto(command: string, findings: RiskFindings, depth: number): voi
     return;
   }
   const { flags } = parsed;
-  if (flags.hasSubstitution) findings.add(Medium, "It runs a command substitution ($(...), backticks, <(...)).");
+  if (flags.hasSubstitution)
+    findings.add(Medium, "It runs a command substitution ($(...), backticks, <(...)).");
   if (flags.hasRedirection) findings.add(Medium, "It redirects input or output.");
   if (flags.hasExpansion) {
-    findings.add(Medium, "It expands variables or braces, so the words run are not the words shown.");
+    findings.add(
+      Medium,
+      "It expands variables or braces, so the words run are not the words shown.",
+    );
   }
-  if (flags.hasSubshell) findings.add(Medium, "It groups commands in a subshell, a group or a function.");
-  if (flags.hasComment) findings.add(Medium, "It contains a comment, which shells read differently.");
+  if (flags.hasSubshell)
+    findings.add(Medium, "It groups commands in a subshell, a group or a function.");
+  if (flags.hasComment)
+    findings.add(Medium, "It contains a comment, which shells read differently.");
   const assess = (nested: string) => assessInto(nested, findings, depth + 1);
-  for (const word of parsed.inertWords) for (const body of substitutionBodies(word.value)) assess(body);
+  for (const word of parsed.inertWords)
+    for (const body of substitutionBodies(word.value)) assess(body);
   for (const simple of parsed.commands) {
-    for (const word of simple.words) for (const body of substitutionBodies(word.value)) assess(body);
+    for (const word of simple.words)
+      for (const body of substitutionBodies(word.value)) assess(body);
     for (const redirection of simple.redirections) assessRedirection(redirection, findings, assess);
     const context: ClassifyContext = { findings, assess, stdinScripts: stdinScripts(simple) };
     classifyWords(simple.words, context);
@@ -113,7 +113,10 @@ function classifyWords(words: readonly ShellWord[], context: ClassifyContext): v
   if (location === "workspace") {
     findings.add(High, `It runs '${program.value}', a program the workspace itself ships.`);
   } else if (location === "elsewhere") {
-    findings.add(Medium, `It runs '${program.value}' by a path outside the system's program directories.`);
+    findings.add(
+      Medium,
+      `It runs '${program.value}' by a path outside the system's program directories.`,
+    );
   }
   classifyProgram(unwrapped.words, context, (inner) => classifyWords(inner, context));
 }

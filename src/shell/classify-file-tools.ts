@@ -1,6 +1,6 @@
 import { RiskLevel } from "../core/index.js";
-import type { ShellWord } from "./shell-scanner.js";
 import type { RiskFindings } from "./risk-findings.js";
+import type { ShellWord } from "./shell-scanner.js";
 
 /**
  * The risk of `find`, `sed`, `tar` and pagers: programs that read files but have options or
@@ -12,12 +12,14 @@ import type { RiskFindings } from "./risk-findings.js";
 const { Medium, High } = RiskLevel;
 
 /** `find` primaries that only test or print, and whether each takes an argument. */
-const findPrimaries = new Map<string, boolean>(
-  [
-    ..."name iname path ipath wholename iwholename regex iregex regextype type xtype size newer anewer cnewer mtime mmin atime amin ctime cmin used perm user group uid gid links inum samefile maxdepth mindepth printf lname ilname fstype context D O newermt newerct newerat".split(" ").map((p) => [`-${p}`, true] as const),
-    ..."empty nouser nogroup depth prune quit print print0 ls true false not and or a o readable writable executable follow mount xdev noleaf daystart ignore_readdir_race noignore_readdir_race P L H help version".split(" ").map((p) => [`-${p}`, false] as const),
-  ],
-);
+const findPrimaries = new Map<string, boolean>([
+  ..."name iname path ipath wholename iwholename regex iregex regextype type xtype size newer anewer cnewer mtime mmin atime amin ctime cmin used perm user group uid gid links inum samefile maxdepth mindepth printf lname ilname fstype context D O newermt newerct newerat"
+    .split(" ")
+    .map((p) => [`-${p}`, true] as const),
+  ..."empty nouser nogroup depth prune quit print print0 ls true false not and or a o readable writable executable follow mount xdev noleaf daystart ignore_readdir_race noignore_readdir_race P L H help version"
+    .split(" ")
+    .map((p) => [`-${p}`, false] as const),
+]);
 
 /**
  * `find`: `-exec`, `-execdir`, `-ok`, `-okdir` run a command (judged too, with `{}` standing for
@@ -33,11 +35,15 @@ export function classifyFind(
   const args = words.slice(1);
   const starts: ShellWord[] = [];
   let i = 0;
-  while (i < args.length && !/^[-(!]/.test((args[i] as ShellWord).value)) starts.push(args[i++] as ShellWord);
+  while (i < args.length && !/^[-(!]/.test((args[i] as ShellWord).value))
+    starts.push(args[i++] as ShellWord);
   let filtered = false;
   for (; i < args.length; i++) {
     const word = (args[i] as ShellWord).value;
-    if (findPrimaries.get(word) === true && !["-maxdepth", "-mindepth", "-regextype", "-D", "-O"].includes(word)) {
+    if (
+      findPrimaries.get(word) === true &&
+      !["-maxdepth", "-mindepth", "-regextype", "-D", "-O"].includes(word)
+    ) {
       filtered = true;
     }
     if (["-exec", "-execdir", "-ok", "-okdir"].includes(word)) {
@@ -65,7 +71,10 @@ export function classifyFind(
     } else if (word.startsWith("-")) {
       const takesArgument = findPrimaries.get(word);
       if (takesArgument === undefined) {
-        findings.add(Medium, `'find ${word}' is a primary this rule does not know to be read-only.`);
+        findings.add(
+          Medium,
+          `'find ${word}' is a primary this rule does not know to be read-only.`,
+        );
       } else if (takesArgument) {
         i++;
       }
@@ -84,7 +93,12 @@ export function classifySed(args: readonly string[], findings: RiskFindings): vo
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === "--") break;
-    if (arg === "-i" || arg.startsWith("-i") || arg.startsWith("--in-place") || (/^-[a-zA-Z]+$/.test(arg) && arg.includes("i") && !arg.startsWith("--"))) {
+    if (
+      arg === "-i" ||
+      arg.startsWith("-i") ||
+      arg.startsWith("--in-place") ||
+      (/^-[a-zA-Z]+$/.test(arg) && arg.includes("i") && !arg.startsWith("--"))
+    ) {
       findings.add(High, "'sed -i' rewrites the files it names.");
       continue;
     }
@@ -99,12 +113,30 @@ export function classifySed(args: readonly string[], findings: RiskFindings): vo
       scriptGiven = true;
       continue;
     }
-    if (arg === "-f" || arg.startsWith("--file") || /^-[a-zA-Z]*f/.test(arg) && !arg.startsWith("--")) {
+    if (
+      arg === "-f" ||
+      arg.startsWith("--file") ||
+      (/^-[a-zA-Z]*f/.test(arg) && !arg.startsWith("--"))
+    ) {
       findings.add(Medium, "'sed -f' runs a script from a file this rule does not read.");
       scriptGiven = true;
       continue;
     }
-    if (/^-[nErsuz]+$/.test(arg) || ["--quiet", "--silent", "--regexp-extended", "--separate", "--unbuffered", "--null-data", "--posix", "--debug", "--sandbox"].includes(arg)) continue;
+    if (
+      /^-[nErsuz]+$/.test(arg) ||
+      [
+        "--quiet",
+        "--silent",
+        "--regexp-extended",
+        "--separate",
+        "--unbuffered",
+        "--null-data",
+        "--posix",
+        "--debug",
+        "--sandbox",
+      ].includes(arg)
+    )
+      continue;
     if (arg.startsWith("-") && arg !== "-") {
       findings.add(Medium, `'sed ${arg}' is an option this rule does not know to be read-only.`);
       continue;
@@ -116,7 +148,10 @@ export function classifySed(args: readonly string[], findings: RiskFindings): vo
   }
   for (const script of scripts) {
     if (!isPrintOnlySedScript(script)) {
-      findings.add(High, "Its sed script may write files or run commands (w, W, e, r or flags this rule does not know).");
+      findings.add(
+        High,
+        "Its sed script may write files or run commands (w, W, e, r or flags this rule does not know).",
+      );
       return;
     }
   }
@@ -156,23 +191,43 @@ export function classifyTar(args: readonly string[], findings: RiskFindings): vo
   const runs = args.some((arg) => {
     const name = arg.split("=", 1)[0] as string;
     return (
-      ["--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command", "--checkpoint-action", "--index-file"].includes(name) ||
+      [
+        "--to-command",
+        "--use-compress-program",
+        "--info-script",
+        "--new-volume-script",
+        "--rsh-command",
+        "--rmt-command",
+        "--checkpoint-action",
+        "--index-file",
+      ].includes(name) ||
       (/^-[a-zA-Z]+$/.test(arg) && /[IF]/.test(arg)) ||
       (/^[a-zA-Z]+$/.test(arg) && arg === args[0] && /[IF]/.test(arg))
     );
   });
   if (runs) {
-    findings.add(High, "A 'tar' option makes it run another program (--to-command, --use-compress-program, -I, ...).");
+    findings.add(
+      High,
+      "A 'tar' option makes it run another program (--to-command, --use-compress-program, -I, ...).",
+    );
     return;
   }
   findings.add(Medium, "'tar' writes files when it creates or extracts an archive.");
 }
 
 /** Pagers: only display options are allowed; any other option or a `+command` can run commands. */
-export function classifyPager(name: string, allowed: string, args: readonly string[], findings: RiskFindings): void {
+export function classifyPager(
+  name: string,
+  allowed: string,
+  args: readonly string[],
+  findings: RiskFindings,
+): void {
   for (const arg of args) {
     if (arg === "--") break;
-    if (arg.startsWith("+") || (arg.startsWith("-") && arg !== "-" && ![...arg.slice(1)].every((l) => allowed.includes(l)))) {
+    if (
+      arg.startsWith("+") ||
+      (arg.startsWith("-") && arg !== "-" && ![...arg.slice(1)].every((l) => allowed.includes(l)))
+    ) {
       findings.add(High, `'${name} ${arg}': pager options and commands can run programs.`);
       return;
     }

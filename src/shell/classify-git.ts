@@ -56,8 +56,19 @@ const readOptions = new Set(
 
 /** Options, on any subcommand, that name a program for git to run or a template of hooks. */
 const runsProgram = new Set([
-  "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--ext-diff", "--open-files-in-pager",
-  "--template", "--config", "--tool", "--gpg-program", "--textconv", "--config-env", "--hooks",
+  "--upload-pack",
+  "--receive-pack",
+  "--exec",
+  "--extcmd",
+  "--ext-diff",
+  "--open-files-in-pager",
+  "--template",
+  "--config",
+  "--tool",
+  "--gpg-program",
+  "--textconv",
+  "--config-env",
+  "--hooks",
 ]);
 /** Short options that name a program, per subcommand. */
 const shortRunsProgram: Readonly<Record<string, string>> = {
@@ -73,26 +84,55 @@ const shortRunsProgram: Readonly<Record<string, string>> = {
 };
 
 /** Global options before the subcommand that take an argument. */
-const globalWithArgument = new Set(["-C", "--namespace", "--work-tree", "--super-prefix", "--list-cmds"]);
+const globalWithArgument = new Set([
+  "-C",
+  "--namespace",
+  "--work-tree",
+  "--super-prefix",
+  "--list-cmds",
+]);
 const globalFlags = new Set([
-  "--no-pager", "-P", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
-  "--icase-pathspecs", "--no-optional-locks", "--no-replace-objects", "--no-lazy-fetch",
-  "--exec-path", "--html-path", "--man-path", "--info-path", "--version", "--help",
+  "--no-pager",
+  "-P",
+  "--bare",
+  "--literal-pathspecs",
+  "--glob-pathspecs",
+  "--noglob-pathspecs",
+  "--icase-pathspecs",
+  "--no-optional-locks",
+  "--no-replace-objects",
+  "--no-lazy-fetch",
+  "--exec-path",
+  "--html-path",
+  "--man-path",
+  "--info-path",
+  "--version",
+  "--help",
 ]);
 
-export function classifyGit(args: readonly string[], findings: RiskFindings, assess: (command: string) => void): void {
+export function classifyGit(
+  args: readonly string[],
+  findings: RiskFindings,
+  assess: (command: string) => void,
+): void {
   let i = 0;
   for (; i < args.length; i++) {
     const arg = args[i] as string;
     if (!arg.startsWith("-")) break;
     const name = arg.split("=", 1)[0] as string;
     if (name === "-c" || name === "--config-env" || /^-c./.test(arg)) {
-      findings.add(High, `'git ${name}' sets configuration, which can make git run programs (core.fsmonitor, core.pager, aliases).`);
+      findings.add(
+        High,
+        `'git ${name}' sets configuration, which can make git run programs (core.fsmonitor, core.pager, aliases).`,
+      );
       if (arg === "-c" || arg === "--config-env") i++;
       continue;
     }
     if (name === "--git-dir" || (name === "--exec-path" && arg.includes("="))) {
-      findings.add(High, `'git ${name}' points git at other files, whose configuration or programs it would run.`);
+      findings.add(
+        High,
+        `'git ${name}' points git at other files, whose configuration or programs it would run.`,
+      );
       if (!arg.includes("=")) i++;
       continue;
     }
@@ -114,7 +154,10 @@ export function classifyGit(args: readonly string[], findings: RiskFindings, ass
     if (arg === "--") break;
     const name = arg.split("=", 1)[0] as string;
     const short = shortRunsProgram[sub] ?? "";
-    const shortHit = /^-[a-zA-Z]+/.test(arg) && !arg.startsWith("--") && [...short].some((l) => arg.slice(1).includes(l));
+    const shortHit =
+      /^-[a-zA-Z]+/.test(arg) &&
+      !arg.startsWith("--") &&
+      [...short].some((l) => arg.slice(1).includes(l));
     if (runsProgram.has(name) || shortHit) {
       findings.add(High, `'git ${sub} ${name}' makes git run another program.`);
     }
@@ -134,7 +177,12 @@ export function classifyGit(args: readonly string[], findings: RiskFindings, ass
     return;
   }
   if (readOnlySubcommands.has(sub)) {
-    if (sub === "reflog" && subArgs[0] !== undefined && subArgs[0] !== "show" && !subArgs[0].startsWith("-")) {
+    if (
+      sub === "reflog" &&
+      subArgs[0] !== undefined &&
+      subArgs[0] !== "show" &&
+      !subArgs[0].startsWith("-")
+    ) {
       classifyGitChange(sub, subArgs, findings);
       return;
     }
@@ -145,7 +193,10 @@ export function classifyGit(args: readonly string[], findings: RiskFindings, ass
       if (name.startsWith("--output")) {
         findings.add(Medium, `It writes 'git ${sub}' output to a file.`);
       } else if (!readOptions.has(name) && !/^-[0-9]+$/.test(arg) && !/^-[nUSGLCM]./.test(arg)) {
-        findings.add(Medium, `'git ${sub} ${name}' is an option this rule does not know to be read-only.`);
+        findings.add(
+          Medium,
+          `'git ${sub} ${name}' is an option this rule does not know to be read-only.`,
+        );
       }
     }
     return;
@@ -160,7 +211,17 @@ export function classifyGit(args: readonly string[], findings: RiskFindings, ass
 
 function classifyGitConfig(args: readonly string[], findings: RiskFindings): void {
   const reading = args.some((a) =>
-    ["--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--show-origin", "get", "list"].includes(a),
+    [
+      "--get",
+      "--get-all",
+      "--get-regexp",
+      "--list",
+      "-l",
+      "--get-urlmatch",
+      "--show-origin",
+      "get",
+      "list",
+    ].includes(a),
   );
   const operands = args.filter((a) => !a.startsWith("-"));
   if (reading || operands.length <= 1) {
@@ -169,24 +230,36 @@ function classifyGitConfig(args: readonly string[], findings: RiskFindings): voi
     }
     return;
   }
-  findings.add(High, "'git config' sets configuration, which can make git run programs (core.fsmonitor, core.pager, aliases, hooksPath).");
+  findings.add(
+    High,
+    "'git config' sets configuration, which can make git run programs (core.fsmonitor, core.pager, aliases, hooksPath).",
+  );
 }
 
 function classifyGitChange(sub: string, subArgs: readonly string[], findings: RiskFindings): void {
   if (sub === "push") {
     const force =
-      hasFlag(subArgs, "f", ["--force", "--force-with-lease", "--force-if-includes", "--mirror", "--delete"]) ||
-      subArgs.some((a) => (a.startsWith("+") || a.startsWith(":")) && a.length > 1);
+      hasFlag(subArgs, "f", [
+        "--force",
+        "--force-with-lease",
+        "--force-if-includes",
+        "--mirror",
+        "--delete",
+      ]) || subArgs.some((a) => (a.startsWith("+") || a.startsWith(":")) && a.length > 1);
     findings.add(
       force ? High : Medium,
-      force ? "It rewrites or deletes remote history ('git push --force')." : "It pushes to a remote ('git push').",
+      force
+        ? "It rewrites or deletes remote history ('git push --force')."
+        : "It pushes to a remote ('git push').",
     );
     return;
   }
   const destructive =
     (sub === "reset" && subArgs.includes("--hard")) ||
     (sub === "clean" && hasFlag(subArgs, "f", ["--force"])) ||
-    (sub === "branch" && hasFlag(subArgs, "D", ["--delete"]) && hasFlag(subArgs, "Df", ["--force"])) ||
+    (sub === "branch" &&
+      hasFlag(subArgs, "D", ["--delete"]) &&
+      hasFlag(subArgs, "Df", ["--force"])) ||
     (sub === "checkout" && (hasFlag(subArgs, "f", ["--force"]) || subArgs.includes("."))) ||
     (sub === "restore" && !subArgs.includes("--staged")) ||
     (sub === "stash" && (subArgs[0] === "drop" || subArgs[0] === "clear")) ||

@@ -23,9 +23,23 @@ import { unwrapCommand } from "./unwrap-command.js";
 
 const { Medium, High, Critical } = RiskLevel;
 
-const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "csh", "tcsh", "busybox"]);
+const shells = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "ash",
+  "mksh",
+  "fish",
+  "csh",
+  "tcsh",
+  "busybox",
+]);
 const interpreters = new Set(
-  "python python2 python3 perl ruby node nodejs php deno bun lua tclsh awk gawk mawk nawk osascript pwsh".split(" "),
+  "python python2 python3 perl ruby node nodejs php deno bun lua tclsh awk gawk mawk nawk osascript pwsh".split(
+    " ",
+  ),
 );
 const downloaders = new Set(["curl", "wget", "fetch", "aria2c"]);
 const diskFormatters =
@@ -74,7 +88,12 @@ export function classifyProgram(
   const name = commandName((words[0] as ShellWord).value);
   const args = words.slice(1).map((w) => w.value);
   const only = args.length === 1 ? args[0] : undefined;
-  if (only === "--version" || only === "--help" || (only === "-v" && (name === "node" || name === "npm"))) return;
+  if (
+    only === "--version" ||
+    only === "--help" ||
+    (only === "-v" && (name === "node" || name === "npm"))
+  )
+    return;
 
   if (name === "printf" && args[0] !== undefined && args[0].startsWith("-v")) {
     const variable = args[0] === "-v" ? args[1] : args[0].slice(2);
@@ -187,7 +206,10 @@ export function classifyProgram(
     findings.add(Critical, `It shuts down or restarts the machine ('${name}').`);
     return;
   }
-  if (name === "systemctl" && ["poweroff", "reboot", "halt", "kexec"].some((a) => args.includes(a))) {
+  if (
+    name === "systemctl" &&
+    ["poweroff", "reboot", "halt", "kexec"].some((a) => args.includes(a))
+  ) {
     findings.add(Critical, "It shuts down or restarts the machine ('systemctl').");
     return;
   }
@@ -195,7 +217,10 @@ export function classifyProgram(
     findings.add(High, "It destroys file contents beyond recovery ('shred').");
     return;
   }
-  if (["tee", "cp", "mv", "ln", "install", "cat"].includes(name) && args.some((a) => blockDevice.test(a))) {
+  if (
+    ["tee", "cp", "mv", "ln", "install", "cat"].includes(name) &&
+    args.some((a) => blockDevice.test(a))
+  ) {
     findings.add(Critical, `It writes onto a disk device ('${name}').`);
     return;
   }
@@ -219,13 +244,20 @@ function downloadsInSubstitution(args: readonly string[]): boolean {
       if (!parsed.ok) return false;
       return parsed.segments.some((words) => {
         const program = unwrapCommand(words).words[0];
-        return (program !== undefined && downloaders.has(commandName(program.value))) || downloadsInSubstitution(words.map((w) => w.value));
+        return (
+          (program !== undefined && downloaders.has(commandName(program.value))) ||
+          downloadsInSubstitution(words.map((w) => w.value))
+        );
       });
     }),
   );
 }
 
-function classifyInterpreter(name: string, args: readonly string[], context: ClassifyContext): void {
+function classifyInterpreter(
+  name: string,
+  args: readonly string[],
+  context: ClassifyContext,
+): void {
   const { findings } = context;
   if (downloadsInSubstitution(args)) {
     findings.add(Critical, `It runs code downloaded from the network with '${name}'.`);
@@ -247,7 +279,10 @@ function classifyInterpreter(name: string, args: readonly string[], context: Cla
   const readsStdin = !runsModule && (rest.length === 0 || rest[0] === "-" || args.includes("-s"));
   if (readsStdin) {
     if (findings.downloadSeen) {
-      findings.add(Critical, `It pipes a download into '${name}', running whatever the server sends.`);
+      findings.add(
+        Critical,
+        `It pipes a download into '${name}', running whatever the server sends.`,
+      );
     } else {
       findings.add(High, `It runs a script '${name}' reads from its input.`);
     }

@@ -1,3 +1,4 @@
+import type { ShellSimpleCommand } from "./shell-grammar.js";
 import type { ShellWord } from "./shell-scanner.js";
 
 /**
@@ -17,7 +18,11 @@ export function isOption(word: string): boolean {
 }
 
 /** True when a short-option word (`-rf`) or a long one (`--recursive`) says `letter` / `long`. */
-export function hasFlag(words: readonly string[], letters: string, long: readonly string[]): boolean {
+export function hasFlag(
+  words: readonly string[],
+  letters: string,
+  long: readonly string[],
+): boolean {
   for (const word of words) {
     if (word === "--") return false;
     if (word.startsWith("--")) {
@@ -100,7 +105,8 @@ export function literalPrefix(word: ShellWord): string {
   while (end < word.value.length) {
     const shadow = word.shadow[end];
     const value = word.value[end];
-    if (shadow === "\0" && (value === "$" || value === "`" || value === "<" || value === ">")) break;
+    if (shadow === "\0" && (value === "$" || value === "`" || value === "<" || value === ">"))
+      break;
     if (shadow === "*" || shadow === "?" || shadow === "[" || shadow === "{") break;
     end++;
   }
@@ -153,4 +159,26 @@ export function programLocation(word: string): ProgramLocation {
 /** Quotes words back into a command line that reads as exactly those words. */
 export function quoteWords(words: readonly string[]): string {
   return words.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
+}
+
+/**
+ * Text a command reads on its standard input that is a script when a shell reads it: its
+ * here-documents and here-strings, and what `echo`, `printf` or `cat <<EOF` pipe into it.
+ */
+export function stdinScripts(command: ShellSimpleCommand): string[] {
+  const scripts: string[] = [];
+  for (const r of command.redirections) if (r.body !== undefined) scripts.push(r.body);
+  const writer = command.stdinFrom;
+  const first = writer?.words[0];
+  const writerName = first === undefined ? undefined : commandName(first.value);
+  if (writer !== undefined && (writerName === "echo" || writerName === "printf")) {
+    const text = writer.words
+      .slice(1)
+      .filter((w) => !/^-[neE]+$/.test(w.value))
+      .map((w) => w.value)
+      .join(" ");
+    scripts.push(text.replaceAll("\\n", "\n"));
+  }
+  if (writer !== undefined && writerName === "cat") scripts.push(...stdinScripts(writer));
+  return scripts;
 }

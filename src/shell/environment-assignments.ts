@@ -33,5 +33,8 @@ export function assignmentRisk(name: string): { level: RiskLevel; reason: string
       reason: `It sets ${name}, which can make programs run other code or read other configuration.`,
     };
   }
-  return { level: RiskLevel.Medium, reason: `It sets the variable ${name}, which changes what programs do.` };
+  return {
+    level: RiskLevel.Medium,
+    reason: `It sets the variable ${name}, which changes what programs do.`,
+  };
 }

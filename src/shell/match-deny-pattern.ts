@@ -1,11 +1,12 @@
+import { matchCommandPattern } from "./command-pattern.js";
 import {
   commandName,
   isBuiltByExpansion,
   literalPrefix,
   quoteWords,
+  stdinScripts,
   substitutionBodies,
 } from "./command-words.js";
-import { matchCommandPattern } from "./command-pattern.js";
 import type { ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { unwrapCommand } from "./unwrap-command.js";
@@ -20,7 +21,7 @@ const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busy
 /** Programs known not to run their arguments as a command. */
 const neverRunArguments = new Set(
   (
-    "echo printf cat ls grep egrep fgrep rg head tail wc sort uniq cut tr git npm yarn pnpm " +
+    "command echo printf cat ls grep egrep fgrep rg head tail wc sort uniq cut tr git npm yarn pnpm " +
     "mkdir touch cp mv ln chmod chown diff cmp stat file du df tree date test [ true false " +
     "basename dirname realpath readlink which type jq sed awk tar zip unzip gzip gunzip make"
   ).split(" "),
@@ -51,7 +52,9 @@ function couldBe(head: PatternHead, program: ShellWord): boolean {
   const candidates = [prefix, prefix.slice(prefix.lastIndexOf("/") + 1)];
   const first = head.pieces[0] ?? "";
   const exact = head.pieces.length === 1;
-  return candidates.some((p) => (exact ? first.startsWith(p) : first.startsWith(p) || p.startsWith(first)));
+  return candidates.some((p) =>
+    exact ? first.startsWith(p) : first.startsWith(p) || p.startsWith(first),
+  );
 }
 
 /** Whether a later word names the pattern's program (an unknown program may run it). */
@@ -75,7 +78,8 @@ class DenyMatcher {
       if (found === "unsure") result = "unsure";
       return found === "match";
     };
-    const nested = (text: string) => substitutionBodies(text).some((body) => note(this.line(body, depth + 1)));
+    const nested = (text: string) =>
+      substitutionBodies(text).some((body) => note(this.line(body, depth + 1)));
     for (const word of parsed.inertWords) if (nested(word.value)) return "match";
     for (const simple of parsed.commands) {
       if (note(this.words(simple.words, depth))) return "match";
@@ -83,9 +87,12 @@ class DenyMatcher {
       for (const r of simple.redirections) {
         if (nested(r.target.value)) return "match";
         if (r.body !== undefined && nested(r.body)) return "match";
-        // A here-document fed to a shell is a script.
-        const program = simple.words[0] === undefined ? "" : commandName(unwrapCommand(simple.words).words[0]?.value ?? "");
-        if (r.body !== undefined && shells.has(program) && note(this.line(r.body, depth + 1))) return "match";
+      }
+      // A script fed to a shell on its input (`echo ... | sh`, `sh <<EOF`).
+      const program = commandName(unwrapCommand(simple.words).words[0]?.value ?? "");
+      if (shells.has(program)) {
+        for (const text of stdinScripts(simple))
+          if (note(this.line(text, depth + 1))) return "match";
       }
     }
     return result;
@@ -123,7 +130,12 @@ class DenyMatcher {
       const at = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
       if (at !== -1) inner = script(args[at + 1]);
     } else if (name === "eval" || name === "alias" || name === "trap") {
-      const text = name === "alias" ? args.map((a) => a.slice(a.indexOf("=") + 1)).join("\n") : name === "trap" ? args[0] : args.join(" ");
+      const text =
+        name === "alias"
+          ? args.map((a) => a.slice(a.indexOf("=") + 1)).join("\n")
+          : name === "trap"
+            ? args[0]
+            : args.join(" ");
       inner = script(text);
     } else if (name === "find") {
       for (let i = 0; i < words.length; i++) {
@@ -135,10 +147,17 @@ class DenyMatcher {
         if (found === "unsure") inner = "unsure";
         i = end;
       }
-    } else if (name === "git" && args.some((a) => a === "-c" || a.startsWith("--config-env") || a.startsWith("-c"))) {
+    } else if (
+      name === "git" &&
+      args.some((a) => a === "-c" || a.startsWith("--config-env") || a.startsWith("-c"))
+    ) {
       // `git -c alias.x='!rm -rf /' x`: configuration can run anything.
       inner = "unsure";
-    } else if (this.head !== undefined && !neverRunArguments.has(name) && mentions(this.head, words)) {
+    } else if (
+      this.head !== undefined &&
+      !neverRunArguments.has(name) &&
+      mentions(this.head, words)
+    ) {
       inner = "unsure";
     }
     if (inner === "match") return "match";

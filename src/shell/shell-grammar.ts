@@ -19,8 +19,27 @@ export interface ShellSimpleCommand {
 
 /** Words the shell expands but does not run: `for` lists, `case` subjects and patterns, `[[ ]]`. */
 const reservedWords = new Set([
-  "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "for", "select", "in",
-  "case", "esac", "{", "}", "!", "function", "[[", "time", "coproc",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "for",
+  "select",
+  "in",
+  "case",
+  "esac",
+  "{",
+  "}",
+  "!",
+  "function",
+  "[[",
+  "time",
+  "coproc",
 ]);
 
 type Stop = (token: ShellToken) => boolean;
@@ -144,7 +163,9 @@ export class ShellGrammar extends ShellScanner {
   private expectReserved(name: string, opened: string): void {
     const token = this.take();
     if (!isReserved(token, name)) {
-      this.fail(`'${opened}' without its '${name}': found ${describe(token)} at offset ${token.at}.`);
+      this.fail(
+        `'${opened}' without its '${name}': found ${describe(token)} at offset ${token.at}.`,
+      );
     }
   }
 
@@ -177,7 +198,10 @@ export class ShellGrammar extends ShellScanner {
 
   private parseCompound(keyword: string): void {
     const opening = this.take();
-    const stopAt = (...names: string[]): Stop => (t) => isReserved(t, ...names);
+    const stopAt =
+      (...names: string[]): Stop =>
+      (t) =>
+        isReserved(t, ...names);
     switch (keyword) {
       case "{":
         this.flags.hasSubshell = true;
@@ -196,7 +220,8 @@ export class ShellGrammar extends ShellScanner {
             this.expectReserved("fi", "if");
             break;
           }
-          if (!isReserved(next, "elif")) this.fail(`'if' without its 'fi' (found ${describe(next)}).`);
+          if (!isReserved(next, "elif"))
+            this.fail(`'if' without its 'fi' (found ${describe(next)}).`);
           this.parseList(stopAt("then"));
           this.expectReserved("then", "elif");
         }
@@ -251,7 +276,10 @@ export class ShellGrammar extends ShellScanner {
   }
 
   private parseFor(keyword: string): void {
-    if (this.src.startsWith("((", this.pos) || this.src.slice(this.pos).trimStart().startsWith("((")) {
+    if (
+      this.src.startsWith("((", this.pos) ||
+      this.src.slice(this.pos).trimStart().startsWith("((")
+    ) {
       this.skipArithmeticFor();
     } else {
       const name = this.take();
@@ -281,7 +309,8 @@ export class ShellGrammar extends ShellScanner {
     const end = this.src.indexOf("))", start + 2);
     if (end === -1) this.fail("Unterminated 'for ((': missing '))'.");
     const body = this.src.slice(start + 2, end);
-    if (/[`$]/.test(body)) this.fail("A 'for ((...))' with an expansion or substitution is not read.");
+    if (/[`$]/.test(body))
+      this.fail("A 'for ((...))' with an expansion or substitution is not read.");
     this.flags.hasExpansion = true;
     this.pos = end + 2;
   }

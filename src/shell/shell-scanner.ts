@@ -49,7 +49,12 @@ export class ShellSyntaxError extends Error {}
 /** A token: an operator, a word, a redirection (its target read with it), or the end. */
 export type ShellToken =
   | { readonly kind: "op"; readonly op: string; readonly at: number }
-  | { readonly kind: "word"; readonly word: ShellWord; readonly isFdPrefix: boolean; readonly at: number }
+  | {
+      readonly kind: "word";
+      readonly word: ShellWord;
+      readonly isFdPrefix: boolean;
+      readonly at: number;
+    }
   | { readonly kind: "redirect"; readonly redirection: ShellRedirection; readonly at: number }
   | { readonly kind: "end"; readonly at: number };
 
@@ -60,7 +65,24 @@ const blanks = new Set([" ", "\t"]);
 /** Characters that end an unquoted word. `<` and `>` start a word only as `<(` / `>(`. */
 const wordEnders = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 /** After a `$`, these leave the `$` literal (bash, dash); anything else unknown is an expansion. */
-const literalAfterDollar = new Set([" ", "\t", "\n", ";", "&", "|", ")", "<", ">", "/", ".", ",", ":", "%", "]", "}"]);
+const literalAfterDollar = new Set([
+  " ",
+  "\t",
+  "\n",
+  ";",
+  "&",
+  "|",
+  ")",
+  "<",
+  ">",
+  "/",
+  ".",
+  ",",
+  ":",
+  "%",
+  "]",
+  "}",
+]);
 const specialParameters = new Set(["@", "*", "#", "?", "$", "!", "-"]);
 const nameStart = /[A-Za-z_]/;
 const nameChar = /[A-Za-z0-9_]/;
@@ -203,8 +225,16 @@ export abstract class ShellScanner {
     if (isFdPrefix) this.fail(`Redirection '${operator}' at offset ${start} has no target.`);
     if (operator === "<<" || operator === "<<-") {
       // An unquoted delimiter means the body is expanded like a double-quoted string.
-      const redirection: ShellRedirection = { operator, target: word, bodyExpands: word.value === word.shadow };
-      this.pendingHeredocs.push({ delimiter: word.value, stripTabs: operator === "<<-", redirection });
+      const redirection: ShellRedirection = {
+        operator,
+        target: word,
+        bodyExpands: word.value === word.shadow,
+      };
+      this.pendingHeredocs.push({
+        delimiter: word.value,
+        stripTabs: operator === "<<-",
+        redirection,
+      });
       return redirection;
     }
     if (operator === "<<<") return { operator, target: word, body: word.value };
@@ -296,7 +326,10 @@ export abstract class ShellScanner {
     this.wordDynamic = outerDynamic;
     const next = this.at();
     const isFdPrefix =
-      (next === "<" || next === ">") && this.at(1) !== "(" && value === shadow && fdPrefix.test(value);
+      (next === "<" || next === ">") &&
+      this.at(1) !== "(" &&
+      value === shadow &&
+      fdPrefix.test(value);
     return { word: { value, shadow, dynamic }, isFdPrefix };
   }
 
@@ -344,7 +377,8 @@ export abstract class ShellScanner {
     this.pos++;
     for (;;) {
       const c = this.at();
-      if (c === undefined) this.fail(`Unterminated backtick substitution starting at offset ${start}.`);
+      if (c === undefined)
+        this.fail(`Unterminated backtick substitution starting at offset ${start}.`);
       if (c === "\\") {
         if (this.at(1) === undefined) {
           this.fail(`Unterminated backtick substitution starting at offset ${start}.`);

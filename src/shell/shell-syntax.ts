@@ -11,7 +11,7 @@
  * @internal
  */
 import { ShellGrammar, type ShellSimpleCommand } from "./shell-grammar.js";
-import { type ShellSyntaxFlags, ShellSyntaxError, type ShellWord } from "./shell-scanner.js";
+import { ShellSyntaxError, type ShellSyntaxFlags, type ShellWord } from "./shell-scanner.js";
 
 export type { ShellSimpleCommand } from "./shell-grammar.js";
 export type { ShellRedirection, ShellSyntaxFlags, ShellWord } from "./shell-scanner.js";

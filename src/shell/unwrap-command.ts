@@ -42,14 +42,63 @@ const elevated = (name: string): RiskFinding => ({
 });
 
 const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>([
-  ["sudo", { withArgument: "ugUpCDhrtTR", longWithArgument: ["--user", "--group", "--other-user", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot"], finding: elevated("sudo") }],
+  [
+    "sudo",
+    {
+      withArgument: "ugUpCDhrtTR",
+      longWithArgument: [
+        "--user",
+        "--group",
+        "--other-user",
+        "--prompt",
+        "--close-from",
+        "--chdir",
+        "--host",
+        "--role",
+        "--type",
+        "--command-timeout",
+        "--chroot",
+      ],
+      finding: elevated("sudo"),
+    },
+  ],
   ["doas", { withArgument: "uC", finding: elevated("doas") }],
   ["pkexec", { longWithArgument: ["--user"], finding: elevated("pkexec") }],
   ["run0", { withArgument: "ugD", finding: elevated("run0") }],
-  ["runuser", { withArgument: "ugGcs", longWithArgument: ["--user", "--group", "--command", "--shell"], scriptOptions: ["-c", "--command"], finding: elevated("runuser") }],
-  ["su", { withArgument: "cgGsw", longWithArgument: ["--command", "--group", "--shell"], scriptOptions: ["-c", "--command"], finding: elevated("su") }],
+  [
+    "runuser",
+    {
+      withArgument: "ugGcs",
+      longWithArgument: ["--user", "--group", "--command", "--shell"],
+      scriptOptions: ["-c", "--command"],
+      finding: elevated("runuser"),
+    },
+  ],
+  [
+    "su",
+    {
+      withArgument: "cgGsw",
+      longWithArgument: ["--command", "--group", "--shell"],
+      scriptOptions: ["-c", "--command"],
+      finding: elevated("su"),
+    },
+  ],
   ["sg", { withArgument: "c", operands: 1, scriptOptions: ["-c"] }],
-  ["env", { withArgument: "uCSP", longWithArgument: ["--unset", "--chdir", "--split-string", "--default-signal", "--ignore-signal", "--block-signal"], scriptOptions: ["-S", "--split-string"] }],
+  [
+    "env",
+    {
+      withArgument: "uCSP",
+      longWithArgument: [
+        "--unset",
+        "--chdir",
+        "--split-string",
+        "--default-signal",
+        "--ignore-signal",
+        "--block-signal",
+      ],
+      scriptOptions: ["-S", "--split-string"],
+    },
+  ],
   ["command", {}],
   ["builtin", {}],
   ["exec", { withArgument: "a" }],
@@ -62,18 +111,100 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   ["chrt", { operands: 1 }],
   ["taskset", { withArgument: "", operands: 1 }],
   ["timeout", { withArgument: "sk", longWithArgument: ["--signal", "--kill-after"], operands: 1 }],
-  ["flock", { withArgument: "wEc", longWithArgument: ["--timeout", "--conflict-exit-code", "--command"], operands: 1, scriptOptions: ["-c", "--command"] }],
-  ["script", { withArgument: "cEeIOTtB", longWithArgument: ["--command", "--log-io", "--log-in", "--log-out", "--log-timing"], scriptOptions: ["-c", "--command"] }],
+  [
+    "flock",
+    {
+      withArgument: "wEc",
+      longWithArgument: ["--timeout", "--conflict-exit-code", "--command"],
+      operands: 1,
+      scriptOptions: ["-c", "--command"],
+    },
+  ],
+  [
+    "script",
+    {
+      withArgument: "cEeIOTtB",
+      longWithArgument: ["--command", "--log-io", "--log-in", "--log-out", "--log-timing"],
+      scriptOptions: ["-c", "--command"],
+    },
+  ],
   ["watch", { withArgument: "nq", longWithArgument: ["--interval", "--differences", "--equexit"] }],
-  ["xargs", { withArgument: "aEeIiLlnPsd", longWithArgument: ["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"], finding: { level: RiskLevel.High, reason: "It runs a command on arguments read from its input ('xargs')." } }],
-  ["parallel", { finding: { level: RiskLevel.High, reason: "It runs commands built from its input ('parallel')." } }],
+  [
+    "xargs",
+    {
+      withArgument: "aEeIiLlnPsd",
+      longWithArgument: [
+        "--arg-file",
+        "--delimiter",
+        "--eof",
+        "--replace",
+        "--max-lines",
+        "--max-args",
+        "--max-procs",
+        "--max-chars",
+        "--process-slot-var",
+      ],
+      finding: {
+        level: RiskLevel.High,
+        reason: "It runs a command on arguments read from its input ('xargs').",
+      },
+    },
+  ],
+  [
+    "parallel",
+    {
+      finding: {
+        level: RiskLevel.High,
+        reason: "It runs commands built from its input ('parallel').",
+      },
+    },
+  ],
   ["busybox", {}],
   ["toybox", {}],
   ["chroot", { operands: 1, finding: elevated("chroot") }],
-  ["unshare", { withArgument: "S", longWithArgument: ["--setuid", "--setgid", "--map-user", "--map-group", "--propagation", "--root", "--wd"] }],
-  ["nsenter", { withArgument: "tSGwr", longWithArgument: ["--target", "--setuid", "--setgid", "--wd", "--root"], finding: elevated("nsenter") }],
-  ["setpriv", { longWithArgument: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile"] }],
-  ["strace", { withArgument: "eoOpPsSuUXIbE", longWithArgument: ["--output", "--trace", "--signal"] }],
+  [
+    "unshare",
+    {
+      withArgument: "S",
+      longWithArgument: [
+        "--setuid",
+        "--setgid",
+        "--map-user",
+        "--map-group",
+        "--propagation",
+        "--root",
+        "--wd",
+      ],
+    },
+  ],
+  [
+    "nsenter",
+    {
+      withArgument: "tSGwr",
+      longWithArgument: ["--target", "--setuid", "--setgid", "--wd", "--root"],
+      finding: elevated("nsenter"),
+    },
+  ],
+  [
+    "setpriv",
+    {
+      longWithArgument: [
+        "--reuid",
+        "--regid",
+        "--groups",
+        "--inh-caps",
+        "--ambient-caps",
+        "--bounding-set",
+        "--securebits",
+        "--selinux-label",
+        "--apparmor-profile",
+      ],
+    },
+  ],
+  [
+    "strace",
+    { withArgument: "eoOpPsSuUXIbE", longWithArgument: ["--output", "--trace", "--signal"] },
+  ],
   ["ltrace", { withArgument: "eoOpPsSuUXIbEn" }],
   ["valgrind", {}],
   ["catchsegv", {}],
@@ -87,7 +218,10 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   ["dbus-run-session", {}],
   ["caffeinate", { withArgument: "tw" }],
   ["npx", { finding: { level: RiskLevel.Medium, reason: "It runs a package's program ('npx')." } }],
-  ["bunx", { finding: { level: RiskLevel.Medium, reason: "It runs a package's program ('bunx')." } }],
+  [
+    "bunx",
+    { finding: { level: RiskLevel.Medium, reason: "It runs a package's program ('bunx')." } },
+  ],
 ]);
 
 /** Skips a wrapper's options and operands; returns the index of its command and any scripts. */
@@ -164,7 +298,12 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
     scripts.push(...found);
     if (name === "watch" && next < words.length) {
       // watch joins its words into one command line for `sh -c`.
-      scripts.push(words.slice(next).map((w) => w.value).join(" "));
+      scripts.push(
+        words
+          .slice(next)
+          .map((w) => w.value)
+          .join(" "),
+      );
       next = words.length;
     }
     if (name === "parallel") {
