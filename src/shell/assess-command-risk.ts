@@ -36,7 +36,7 @@ function assessRedirection(
   assess: (c: string) => void,
 ): void {
   const { operator, target } = redirection;
-  for (const body of substitutionBodies(target.value)) assess(body);
+  for (const body of target.substitutions) assess(body);
   if (redirection.body !== undefined && redirection.bodyExpands !== false) {
     for (const body of substitutionBodies(redirection.body)) assess(body);
   }
@@ -82,11 +82,9 @@ function assessInto(command: string, findings: RiskFindings, depth: number): voi
   if (flags.hasComment)
     findings.add(Medium, "It contains a comment, which shells read differently.");
   const assess = (nested: string) => assessInto(nested, findings, depth + 1);
-  for (const word of parsed.inertWords)
-    for (const body of substitutionBodies(word.value)) assess(body);
+  for (const word of parsed.inertWords) for (const body of word.substitutions) assess(body);
   for (const simple of parsed.commands) {
-    for (const word of simple.words)
-      for (const body of substitutionBodies(word.value)) assess(body);
+    for (const word of simple.words) for (const body of word.substitutions) assess(body);
     for (const redirection of simple.redirections) assessRedirection(redirection, findings, assess);
     const context: ClassifyContext = { findings, assess, stdinScripts: stdinScripts(simple) };
     classifyWords(simple.words, context);

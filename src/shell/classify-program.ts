@@ -230,23 +230,23 @@ export function classifyProgram(
     return;
   }
   if (shells.has(name) || interpreters.has(name)) {
-    classifyInterpreter(name, args, context);
+    classifyInterpreter(name, words, context);
     return;
   }
   findings.add(Medium, `'${name}' is not a known read-only command.`);
 }
 
 /** Whether a substitution among the words runs a download (`bash <(curl ...)`, `sh -c "$(wget ...)"`). */
-function downloadsInSubstitution(args: readonly string[]): boolean {
-  return args.some((arg) =>
-    substitutionBodies(arg).some((body) => {
+function downloadsInSubstitution(words: readonly ShellWord[]): boolean {
+  return words.some((word) =>
+    word.substitutions.some((body) => {
       const parsed = lexShellCommand(body);
       if (!parsed.ok) return false;
       return parsed.segments.some((words) => {
         const program = unwrapCommand(words).words[0];
         return (
           (program !== undefined && downloaders.has(commandName(program.value))) ||
-          downloadsInSubstitution(words.map((w) => w.value))
+          downloadsInSubstitution(words)
         );
       });
     }),
@@ -255,11 +255,12 @@ function downloadsInSubstitution(args: readonly string[]): boolean {
 
 function classifyInterpreter(
   name: string,
-  args: readonly string[],
+  words: readonly ShellWord[],
   context: ClassifyContext,
 ): void {
   const { findings } = context;
-  if (downloadsInSubstitution(args)) {
+  const args = words.slice(1).map((w) => w.value);
+  if (downloadsInSubstitution(words)) {
     findings.add(Critical, `It runs code downloaded from the network with '${name}'.`);
     return;
   }

@@ -80,12 +80,14 @@ class DenyMatcher {
     };
     const nested = (text: string) =>
       substitutionBodies(text).some((body) => note(this.line(body, depth + 1)));
-    for (const word of parsed.inertWords) if (nested(word.value)) return "match";
+    const inWord = (word: ShellWord) =>
+      word.substitutions.some((body) => note(this.line(body, depth + 1)));
+    for (const word of parsed.inertWords) if (inWord(word)) return "match";
     for (const simple of parsed.commands) {
       if (note(this.words(simple.words, depth))) return "match";
-      for (const word of simple.words) if (nested(word.value)) return "match";
+      for (const word of simple.words) if (inWord(word)) return "match";
       for (const r of simple.redirections) {
-        if (nested(r.target.value)) return "match";
+        if (inWord(r.target)) return "match";
         if (r.body !== undefined && nested(r.body)) return "match";
       }
       // A script fed to a shell on its input (`echo ... | sh`, `sh <<EOF`).

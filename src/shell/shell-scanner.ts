@@ -21,6 +21,8 @@ export interface ShellWord {
   readonly shadow: string;
   /** True when part of the word comes from an expansion or substitution (`$X`, `$(...)`, `$'..'`). */
   readonly dynamic: boolean;
+  /** The programs of the word's command and process substitutions, as written, in order. */
+  readonly substitutions: readonly string[];
 }
 
 /** A redirection: its operator, its target word and, for a here-document, its body. */
@@ -108,6 +110,7 @@ export abstract class ShellScanner {
   private pendingHeredocs: PendingHeredoc[] = [];
   private peeked: ShellToken | undefined;
   private wordDynamic = false;
+  private wordSubstitutions: string[] = [];
   readonly flags: ShellSyntaxFlags = {
     hasSubstitution: false,
     hasExpansion: false,
@@ -273,7 +276,9 @@ export abstract class ShellScanner {
     let value = "";
     let shadow = "";
     const outerDynamic = this.wordDynamic;
+    const outerSubstitutions = this.wordSubstitutions;
     this.wordDynamic = false;
+    this.wordSubstitutions = [];
     const append: Append = (text, literal) => {
       value += text;
       shadow += literal ? text : "\0".repeat(text.length);
@@ -323,14 +328,16 @@ export abstract class ShellScanner {
     }
     if (braceExpansion.test(shadow)) this.flags.hasExpansion = true;
     const dynamic = this.wordDynamic;
+    const substitutions = this.wordSubstitutions;
     this.wordDynamic = outerDynamic;
+    this.wordSubstitutions = outerSubstitutions;
     const next = this.at();
     const isFdPrefix =
       (next === "<" || next === ">") &&
       this.at(1) !== "(" &&
       value === shadow &&
       fdPrefix.test(value);
-    return { word: { value, shadow, dynamic }, isFdPrefix };
+    return { word: { value, shadow, dynamic, substitutions }, isFdPrefix };
   }
 
   /** Reads `"..."` at `pos`: `$` and backticks stay live, backslash escapes only `$ \` " \\` and newline. */
@@ -391,6 +398,9 @@ export abstract class ShellScanner {
     }
     this.flags.hasSubstitution = true;
     this.wordDynamic = true;
+    this.wordSubstitutions.push(
+      this.src.slice(start + 1, this.pos - 1).replace(/\\([`$\\])/g, "$1"),
+    );
     append(this.src.slice(start, this.pos), false);
   }
 
@@ -475,6 +485,7 @@ export abstract class ShellScanner {
 
   /** Reads a nested program (a substitution's) up to and including its closing `)`. */
   private nested(): void {
+    const bodyStart = this.pos;
     this.enter();
     const saved = this.peeked;
     this.peeked = undefined;
@@ -487,6 +498,7 @@ export abstract class ShellScanner {
     this.pendingHeredocs = savedHeredocs;
     this.peeked = saved;
     this.nesting--;
+    this.wordSubstitutions.push(this.src.slice(bodyStart, this.pos - 1));
   }
 
   private enter(): void {
