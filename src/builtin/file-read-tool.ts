@@ -14,7 +14,7 @@ import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { closeFile, openRegularFile, readInto } from "./open-regular-file.js";
 import { looksLikeText, sniffLength, trimToCharBoundary } from "./sniff-text.js";
-import { resolveInWorkspace, systemErrorCode } from "./workspace-paths.js";
+import { resolveInWorkspace } from "./workspace-paths.js";
 
 /** Construction options of {@link FileReadTool}. */
 export interface FileReadToolConfig {

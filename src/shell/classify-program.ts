@@ -1,13 +1,7 @@
 import { RiskLevel } from "../core/index.js";
 import { classifyFind, classifyPager, classifySed, classifyTar } from "./classify-file-tools.js";
 import { classifyGit } from "./classify-git.js";
-import {
-  commandName,
-  hasFlag,
-  normalizeAbsolute,
-  operands,
-  substitutionBodies,
-} from "./command-words.js";
+import { commandName, hasFlag, normalizeAbsolute, operands } from "./command-words.js";
 import { assignmentName, assignmentRisk } from "./environment-assignments.js";
 import { checkProgramOptions, pagers, readOnlyPrograms } from "./read-only-programs.js";
 import type { ClassifyContext } from "./risk-findings.js";

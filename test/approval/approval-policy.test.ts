@@ -228,6 +228,7 @@ describe("ApprovalPolicy deny and allow rules", () => {
       tools: { "terminal-execute": "allow" },
       deny: [{ commandPattern: "rm *" }],
     });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template.
     for (const command of ["echo $(rm -rf /)", "echo `rm -rf /`", "$CMD -rf /", "r${E}m -rf /"]) {
       const decision = policy.decide(
         call({
