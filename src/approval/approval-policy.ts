@@ -11,8 +11,7 @@ import {
   riskLevelName,
   type ToolCategory,
 } from "../core/index.js";
-import { parseCommand } from "../shell/command-parser.js";
-import { matchCommandPattern } from "../shell/command-pattern.js";
+import { matchCommandPattern, matchDenyPattern } from "../shell/index.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
 
@@ -66,18 +65,37 @@ export interface ApprovalPolicyConfig extends ParameterKindConfig {
   readonly protectedPaths?: readonly string[];
 }
 
-/** `.git/hooks`, `.git/config` and aintern's own files. */
+/**
+ * The files that make other programs run code or hold secrets, and aintern's own files: all of
+ * every `.git` (hooks, config, modules' hooks and config, a `.git` file that points elsewhere),
+ * editor and CI settings (`.vscode/`, `.idea/`, `.husky/`, `.github/workflows/`), environment
+ * and package-manager files (`.env`, `.env.*`, `.envrc`, `.direnv/`, `.npmrc`, `.yarnrc*`),
+ * aintern's configuration, policy and databases. Matched case-insensitively, at any depth.
+ */
 export const defaultProtectedPathPatterns: readonly string[] = Object.freeze([
-  ".git/hooks/**",
-  ".git/hooks",
-  ".git/config",
-  "**/.git/hooks/**",
-  "**/.git/config",
+  "**/.git",
+  "**/.git/**",
+  "**/.gitmodules",
+  "**/.vscode/**",
+  "**/.idea/**",
+  "**/.husky/**",
+  "**/.github/workflows/**",
+  "**/.env",
+  "**/.env.*",
+  "**/.envrc",
+  "**/.direnv",
+  "**/.direnv/**",
+  "**/.npmrc",
+  "**/.yarnrc",
+  "**/.yarnrc.*",
   "**/*.db",
   "**/*.db-wal",
   "**/*.db-shm",
+  "**/*.db-journal",
   "**/*.sqlite",
+  "**/aintern.config.json",
   "**/aintern.policy.json",
+  "**/.aintern",
   "**/.aintern/**",
 ]);
 
@@ -297,20 +315,12 @@ function workspaceRelative(workspace: string, path: string): string | undefined 
 }
 
 /**
- * Whether a deny pattern hits any simple command of `command`. Each command's words are quoted
- * back into a plain command line, so the pattern sees them as the shell would run them.
+ * Whether a deny pattern hits any command `command` would run (see `matchDenyPattern`: compound
+ * commands, scripts, wrappers and absolute paths are looked through; a program built by
+ * expansion that could be the denied one counts as a hit).
  */
 function commandHits(pattern: string, command: string): "match" | "no-match" | "unsure" {
-  const parsed = parseCommand(command);
-  if (!parsed.ok) return "unsure";
-  const hidden =
-    parsed.hasSubstitution || parsed.hasExpansion || parsed.hasSubshell || parsed.hasComment;
-  for (const words of parsed.segments) {
-    if (words.length === 0) continue;
-    const line = words.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(" ");
-    if (matchCommandPattern(pattern, line)) return "match";
-  }
-  return hidden ? "unsure" : "no-match";
+  return matchDenyPattern(pattern, command);
 }
 
 function findIgnoringCase<T>(

@@ -1,5 +1,5 @@
 import { AinternError, RiskLevel } from "../core/index.js";
-import { matchCommandPattern, validateCommandPattern } from "../shell/command-pattern.js";
+import { matchCommandPattern, parseCommand, validateCommandPattern } from "../shell/index.js";
 import type { PolicyCall } from "./approval-policy.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern, validatePathPattern } from "./path-pattern.js";
@@ -47,6 +47,7 @@ export class InvalidRememberPatternError extends AinternError {
  *   it; path patterns are matched after resolving and confining the path to the workspace,
  *   command patterns word by word on every segment of the command, and a command with
  *   substitution, redirection or that does not parse never matches.
+ * - A command that does not parse is never covered, whatever the grant.
  * - Protected paths (the policy's) are not covered whatever was remembered: the processor asks.
  */
 export class RememberedPermissions {
@@ -115,8 +116,10 @@ export class RememberedPermissions {
     if (call.riskLevel >= RiskLevel.Critical || call.riskLevel > grant.maxRiskLevel) return false;
     if (grant.expiresAt !== undefined && grant.expiresAt.getTime() <= this.#now().getTime())
       return false;
-    if (grant.pattern === undefined) return true;
     const subjects = callSubjects(call.toolId, call.parameters, this.#config);
+    // A command that cannot be read cannot be judged: it is never covered, pattern or not.
+    if (subjects.commands.some((c) => !parseCommand(c).ok)) return false;
+    if (grant.pattern === undefined) return true;
     if (grant.patternKind === "command") {
       const pattern = grant.pattern;
       return (

@@ -12,6 +12,8 @@ export const BuiltinToolErrorCode = {
   SymlinkRefused: "SymlinkRefused",
   /** A path names a directory where the tool needs a file (or the reverse). */
   WrongEntryType: "WrongEntryType",
+  /** A path names a FIFO, socket or device: the file tools read and search regular files only. */
+  NotARegularFile: "NotARegularFile",
   /** `terminal-execute`: the command ran and exited with a non-zero code (or a signal). */
   CommandFailed: "CommandFailed",
 } as const;

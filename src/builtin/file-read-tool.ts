@@ -1,6 +1,4 @@
 import { createHash } from "node:crypto";
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import type { ToolExecutionContext } from "../context/index.js";
 import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../core/index.js";
 import {
@@ -14,8 +12,9 @@ import { JsonSchemaBuilder } from "../schema/index.js";
 import { ToolValidationResult } from "../validation/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
+import { closeFile, openRegularFile, readInto } from "./open-regular-file.js";
 import { looksLikeText, sniffLength, trimToCharBoundary } from "./sniff-text.js";
-import { resolveInWorkspace, systemErrorCode } from "./workspace-paths.js";
+import { resolveInWorkspace } from "./workspace-paths.js";
 
 /** Construction options of {@link FileReadTool}. */
 export interface FileReadToolConfig {
@@ -50,8 +49,6 @@ const defaultMaxBytes = 256 * 1024;
 const maxMaxBytes = 10 * 1024 * 1024;
 const chunkSize = 64 * 1024;
 const progressEveryBytes = 16 * 1024 * 1024;
-// O_NOFOLLOW: the guard resolved every link; a link swapped in since must not be followed.
-const openFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
 function describeRange(parameters: JsonObject): string {
   const start = parameters.startLine;
@@ -133,34 +130,35 @@ export class FileReadTool extends BuiltinToolBase {
     const { real, relative } = resolveInWorkspace(context, path);
     const mimeType = MimeTypes.getMimeType(real);
 
-    let handle: Awaited<ReturnType<typeof open>>;
-    try {
-      handle = await open(real, openFlags);
-    } catch (error) {
-      const code = systemErrorCode(error);
-      if (code === "ENOENT" || code === "ENOTDIR") {
-        return ToolResult.failed(
-          `File '${path}' does not exist. Use list-directory or search to find the right path.`,
-          ToolErrorCode.PathNotFound,
-        );
+    // O_NONBLOCK | O_NOFOLLOW, then fstat: never blocks on a FIFO, never follows a link swapped
+    // in since the guard resolved the path (see openRegularFile).
+    const opened = openRegularFile(real);
+    if (!opened.ok) {
+      switch (opened.problem) {
+        case "missing":
+          return ToolResult.failed(
+            `File '${path}' does not exist. Use list-directory or search to find the right path.`,
+            ToolErrorCode.PathNotFound,
+          );
+        case "symlink":
+          return ToolResult.failed(
+            `'${path}' became a symbolic link while it was being read; read refused.`,
+            BuiltinToolErrorCode.SymlinkRefused,
+          );
+        case "directory":
+          return ToolResult.failed(
+            `'${path}' is a directory; file-read reads files. Use list-directory for a directory.`,
+            BuiltinToolErrorCode.WrongEntryType,
+          );
+        case "special":
+          return ToolResult.failed(
+            `'${path}' is not a regular file (a FIFO, socket or device); file-read reads regular files only.`,
+            BuiltinToolErrorCode.NotARegularFile,
+          );
       }
-      if (code === "ELOOP") {
-        return ToolResult.failed(
-          `'${path}' became a symbolic link while it was being read; read refused.`,
-          BuiltinToolErrorCode.SymlinkRefused,
-        );
-      }
-      throw error;
     }
+    const { fd, stats } = opened;
     try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) {
-        return ToolResult.failed(
-          `'${path}' is ${stats.isDirectory() ? "a directory" : "not a regular file"}; ` +
-            "file-read reads files. Use list-directory for a directory.",
-          BuiltinToolErrorCode.WrongEntryType,
-        );
-      }
       const hash = createHash("sha256");
       const parts: Uint8Array[] = [];
       let taken = 0;
@@ -174,7 +172,7 @@ export class FileReadTool extends BuiltinToolBase {
       const buffer = Buffer.allocUnsafe(chunkSize);
       for (;;) {
         signal.throwIfAborted();
-        const { bytesRead } = await handle.read(buffer, 0, chunkSize, null);
+        const bytesRead = await readInto(fd, buffer, chunkSize);
         if (bytesRead === 0) break;
         const chunk = buffer.subarray(0, bytesRead);
         if (size === 0 && !looksLikeText(chunk.subarray(0, sniffLength))) {
@@ -254,7 +252,7 @@ export class FileReadTool extends BuiltinToolBase {
       const message = `Read '${relative}'${range}${truncated ? ", truncated" : ""}`;
       return ToolResult.succeededWithArtifacts([artifact], data, message);
     } finally {
-      await handle.close();
+      await closeFile(fd);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { lstat, mkdir } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { ToolExecutionContext } from "../context/index.js";
 import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../core/index.js";
@@ -7,7 +7,7 @@ import { JsonSchemaBuilder } from "../schema/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { resolveEntryPath, statIfExists } from "./workspace-paths.js";
-import { writeFileAtomic } from "./write-file-atomic.js";
+import { makeDirectories, writeFileAtomic } from "./write-file-atomic.js";
 
 /** The data of a successful `file-write`. */
 export interface FileWriteData {
@@ -80,6 +80,12 @@ export class FileWriteTool extends BuiltinToolBase {
     const content = context.getRequiredString("content");
     const overwrite = context.getOptionalBool("overwrite", false);
     const createDirectories = context.getOptionalBool("createDirectories", false);
+    if (path.includes("\0")) {
+      return ToolResult.failed(
+        `Invalid path '${path.replaceAll("\0", "\\0")}': the path contains a NUL byte (InvalidPath).`,
+        ToolErrorCode.ValidationFailed,
+      );
+    }
     const entry = resolveEntryPath(context, path);
     if (entry.isRoot) {
       return ToolResult.failed(
@@ -106,7 +112,12 @@ export class FileWriteTool extends BuiltinToolBase {
           ToolErrorCode.PathNotFound,
         );
       }
-      await mkdir(entry.parentReal, { recursive: true });
+      if (!(await makeDirectories(entry.rootReal, entry.parentReal))) {
+        return ToolResult.failed(
+          `The directories of '${entry.relative}' changed while they were created; write refused.`,
+          BuiltinToolErrorCode.SymlinkRefused,
+        );
+      }
       // A link swapped into the new directories would change their real path: check again.
       const again = context.resolvePath(dirname(resolve(entry.rootReal, path)));
       if (again !== entry.parentReal) {

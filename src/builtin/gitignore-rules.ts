@@ -1,6 +1,11 @@
-import { readFile } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { isPathInWorkspace } from "../context/index.js";
+import { closeFile, openRegularFile, readAll } from "./open-regular-file.js";
+
+/** A `.gitignore` is read up to this many bytes; the rest is left out. */
+const maxIgnoreFileBytes = 1024 * 1024;
 
 /** The rules of one directory's `.gitignore` (and, at the root, `.git/info/exclude`). */
 interface Level {
@@ -17,15 +22,42 @@ function toPosix(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
 }
 
-async function readRules(...files: string[]): Promise<Ignore | undefined> {
+/**
+ * The text of an ignore file, or undefined when there is none to read. A symbolic link is
+ * followed only to a file inside the workspace; only a regular file is read (a FIFO never
+ * blocks the walk), and only its first {@link maxIgnoreFileBytes}.
+ */
+async function readIgnoreFile(rootReal: string, file: string): Promise<string | undefined> {
+  let target = file;
+  try {
+    if ((await lstat(file)).isSymbolicLink()) {
+      target = await realpath(file);
+      if (!isPathInWorkspace(rootReal, target)) return undefined;
+    }
+  } catch {
+    return undefined; // No such file (or unreadable): no rules from it.
+  }
+  let opened: ReturnType<typeof openRegularFile>;
+  try {
+    opened = openRegularFile(target);
+  } catch {
+    return undefined;
+  }
+  if (!opened.ok) return undefined;
+  try {
+    return (await readAll(opened.fd, maxIgnoreFileBytes)).toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    await closeFile(opened.fd);
+  }
+}
+
+async function readRules(rootReal: string, ...files: string[]): Promise<Ignore | undefined> {
   let rules: Ignore | undefined;
   for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch {
-      continue; // No such file (or unreadable): no rules from it.
-    }
+    const text = await readIgnoreFile(rootReal, file);
+    if (text === undefined) continue;
     rules ??= ignore();
     rules.add(text);
   }
@@ -42,11 +74,14 @@ async function readRules(...files: string[]): Promise<Ignore | undefined> {
  * @internal
  */
 export class GitignoreRules {
-  private constructor(private readonly levels: readonly Level[]) {}
+  private constructor(
+    private readonly levels: readonly Level[],
+    private readonly rootReal: string,
+  ) {}
 
-  /** No rules at all (for walks that do not honour `.gitignore`). */
-  static none(): GitignoreRules {
-    return new GitignoreRules([]);
+  /** No rules at all (for walks that do not honour `.gitignore`), in the workspace `rootReal`. */
+  static none(rootReal: string): GitignoreRules {
+    return new GitignoreRules([], rootReal);
   }
 
   /**
@@ -55,11 +90,13 @@ export class GitignoreRules {
    */
   static async forDirectory(rootReal: string, directory: string): Promise<GitignoreRules> {
     const rootRules = await readRules(
+      rootReal,
       join(rootReal, ".gitignore"),
       join(rootReal, ".git", "info", "exclude"),
     );
     let rules = new GitignoreRules(
       rootRules === undefined ? [] : [{ directory: rootReal, rules: rootRules }],
+      rootReal,
     );
     const rel = relative(rootReal, directory);
     if (rel === "" || isOutside(rel)) return rules;
@@ -73,10 +110,10 @@ export class GitignoreRules {
 
   /** The rules in force in `directory`, a direct subdirectory of this one. */
   async enter(directory: string): Promise<GitignoreRules> {
-    const own = await readRules(join(directory, ".gitignore"));
+    const own = await readRules(this.rootReal, join(directory, ".gitignore"));
     return own === undefined
       ? this
-      : new GitignoreRules([...this.levels, { directory, rules: own }]);
+      : new GitignoreRules([...this.levels, { directory, rules: own }], this.rootReal);
   }
 
   /** Whether any rule applies at all. */

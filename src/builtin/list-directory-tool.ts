@@ -111,6 +111,12 @@ export class ListDirectoryTool extends BuiltinToolBase {
     if (startStats === undefined) {
       return ToolResult.failed(`Directory '${path}' does not exist.`, ToolErrorCode.PathNotFound);
     }
+    if (!startStats.isDirectory() && !startStats.isFile()) {
+      return ToolResult.failed(
+        `'${path}' is not a directory (a FIFO, socket or device); list-directory lists directories.`,
+        BuiltinToolErrorCode.NotARegularFile,
+      );
+    }
     if (!startStats.isDirectory()) {
       return ToolResult.failed(
         `'${path}' is a file, not a directory. Use file-read to read it.`,

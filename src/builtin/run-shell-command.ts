@@ -1,4 +1,14 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import {
+  type CallProcessMarks,
+  killCallProcesses,
+  outputPipesOf,
+  statOf,
+} from "./kill-process-tree.js";
+
+/** After the call's processes are killed, output still not closed within this is abandoned. */
+const closeGraceMs = 200;
 
 /** What {@link runShellCommand} runs, and its limits. */
 export interface ShellCommandRequest {
@@ -46,10 +56,11 @@ export function killProcessGroup(pgid: number): void {
 
 /**
  * Runs `command` with `/bin/sh -c` in its own process group (spawned detached, stdin closed)
- * and resolves when its output is closed. An abort kills the whole group with SIGKILL, so
- * children and grandchildren end with it; when the shell exits on its own, anything it left
- * running in the background is killed too, so no process outlives the call. A process that
- * calls `setsid` to leave the group escapes both (use process isolation for untrusted code).
+ * and resolves when its output is closed. An abort kills with SIGKILL the whole group and, on
+ * Linux, every process of the call found in `/proc` (descendants by ppid, holders of its output
+ * pipes, carriers of its environment marker), so a process that left the group with `setsid`
+ * ends too; when the shell exits on its own, what it left running is killed the same way. If the
+ * output is still open a moment after that, it is no longer read: the call ends anyway.
  *
  * Output is decoded as UTF-8 and capped at `maxOutputBytes` for stdout and stderr together;
  * the rest is still read (so the command never blocks on a full pipe) and dropped.
@@ -59,14 +70,37 @@ export function killProcessGroup(pgid: number): void {
 export function runShellCommand(request: ShellCommandRequest): Promise<ShellCommandOutcome> {
   const { command, cwd, maxOutputBytes, signal, onOutput } = request;
   return new Promise((resolvePromise, rejectPromise) => {
+    const environmentMarker = `AINTERN_CALL=${randomUUID()}`;
+    const env = { ...(request.env ?? process.env), AINTERN_CALL: environmentMarker.slice(13) };
     const child = spawn(request.shell ?? "/bin/sh", ["-c", command], {
       cwd,
-      env: request.env ?? process.env,
+      env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,
     });
     const pid = child.pid;
+    const marks: CallProcessMarks | undefined =
+      pid === undefined
+        ? undefined
+        : {
+            pid,
+            environmentMarker,
+            pipes: outputPipesOf(pid),
+            startTime: statOf(pid)?.startTime ?? 0,
+          };
+    let settled = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const killAll = (): void => {
+      if (marks !== undefined) killCallProcesses(marks);
+      // A process we could not find may still hold the output open: stop waiting for it.
+      graceTimer ??= setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      }, closeGraceMs);
+      graceTimer.unref?.();
+    };
     const kept = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
     let keptBytes = 0;
     let totalBytes = 0;
@@ -77,7 +111,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
 
     const onAbort = (): void => {
       aborted = true;
-      if (pid !== undefined) killProcessGroup(pid);
+      killAll();
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
@@ -104,9 +138,12 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       exitCode = code ?? undefined;
       exitSignal = exit ?? undefined;
       // Background processes the shell left would keep the pipes open: end them now.
-      if (pid !== undefined) killProcessGroup(pid);
+      killAll();
     });
-    child.once("close", () => {
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      if (graceTimer !== undefined) clearTimeout(graceTimer);
       signal.removeEventListener("abort", onAbort);
       resolvePromise({
         exitCode,
@@ -118,6 +155,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
         aborted,
         pid,
       });
-    });
+    };
+    child.once("close", finish);
   });
 }

@@ -1,5 +1,3 @@
-import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
 import { basename } from "node:path";
 import type { ToolExecutionContext } from "../context/index.js";
 import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../core/index.js";
@@ -7,7 +5,9 @@ import { ArtifactAction, ArtifactType, ToolArtifact, ToolResult } from "../resul
 import { JsonSchemaBuilder } from "../schema/index.js";
 import { ToolValidationResult } from "../validation/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
+import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { compileGlob } from "./compile-glob.js";
+import { closeFile, openRegularFile, readAll } from "./open-regular-file.js";
 import { RegexScanner } from "./regex-scanner.js";
 import { looksLikeText, sniffLength } from "./sniff-text.js";
 import { type WalkStats, walkDirectory } from "./walk-directory.js";
@@ -68,7 +68,6 @@ const batchBytes = 1024 * 1024;
 const batchFiles = 256;
 const progressEvery = 200;
 const maxShownLength = 300;
-const openFlags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
 interface PendingFile {
   readonly relativePath: string;
@@ -186,6 +185,13 @@ export class SearchTool extends BuiltinToolBase {
     const startStats = await lstatIfExists(start);
     if (startStats === undefined) {
       return ToolResult.failed(`Path '${path}' does not exist.`, ToolErrorCode.PathNotFound);
+    }
+
+    if (!startStats.isFile() && !startStats.isDirectory()) {
+      return ToolResult.failed(
+        `'${path}' is not a regular file or a directory (a FIFO, socket, device or link); search reads regular files only.`,
+        BuiltinToolErrorCode.NotARegularFile,
+      );
     }
 
     const matchesName = glob === undefined ? () => true : compileGlob(glob);
@@ -364,24 +370,26 @@ async function readText(
   absolute: string,
   maxBytes: number,
 ): Promise<string | "large" | "binary" | undefined> {
-  let handle: FileHandle;
+  // O_NONBLOCK | O_NOFOLLOW, then fstat: a FIFO, socket or device, or a file swapped for a link
+  // since the walk saw it, is skipped without blocking (see openRegularFile).
+  let opened: ReturnType<typeof openRegularFile>;
   try {
-    // O_NOFOLLOW: a file swapped for a symbolic link since the walk saw it is not followed.
-    handle = await open(absolute, openFlags);
+    opened = openRegularFile(absolute);
   } catch {
-    return undefined; // Removed, replaced by a link, or unreadable since the walk saw it.
+    return undefined; // Unreadable.
   }
+  if (!opened.ok) return undefined;
+  const { fd, stats } = opened;
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return undefined;
     if (stats.size > maxBytes) return "large";
-    const bytes = await handle.readFile();
+    const bytes = await readAll(fd, maxBytes + 1);
+    if (bytes.length > maxBytes) return "large";
     if (!looksLikeText(bytes.subarray(0, sniffLength))) return "binary";
     return bytes.toString("utf8");
   } catch {
     return undefined;
   } finally {
-    await handle.close();
+    await closeFile(fd);
   }
 }
 

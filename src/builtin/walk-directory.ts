@@ -65,11 +65,11 @@ export async function* walkDirectory(
   stats: WalkStats = { unreadableDirectories: 0, ignoredEntries: 0 },
 ): AsyncGenerator<WalkEntry> {
   const { rootReal, start, maxDepth, respectGitignore, gitDirectory, signal } = options;
-  let rules = GitignoreRules.none();
+  let rules = GitignoreRules.none(rootReal);
   if (respectGitignore) {
     rules = await GitignoreRules.forDirectory(rootReal, start);
     if (start !== rootReal && rules.ignores(start, true)) {
-      rules = await GitignoreRules.none().enter(start);
+      rules = await GitignoreRules.none(rootReal).enter(start);
     }
   }
   // Entries' workspace-relative paths are derived from the start's, not recomputed per entry.

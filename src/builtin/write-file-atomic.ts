@@ -1,7 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { constants, type Stats } from "node:fs";
-import { type FileHandle, link, open, realpath, rename, unlink } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { constants, existsSync, type Stats } from "node:fs";
+import {
+  type FileHandle,
+  link,
+  mkdir,
+  open,
+  readlink,
+  realpath,
+  rename,
+  unlink,
+} from "node:fs/promises";
+import { basename, join, relative, sep } from "node:path";
 import { isPathInWorkspace } from "../context/index.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { lstatIfExists, systemErrorCode } from "./workspace-paths.js";
@@ -38,6 +47,62 @@ const directoryFlags =
 const tempFlags =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
+/**
+ * On Linux, `/proc/self/fd/<fd>/name` names `name` in the directory the descriptor holds, even
+ * after that directory is renamed or a link is swapped in for it: every step of a write then
+ * acts in the directory that was opened and checked once (the `renameat` Node.js lacks).
+ */
+const pinned = process.platform === "linux" && existsSync("/proc/self/fd");
+
+/** The path of the directory a descriptor holds, or undefined when it cannot be told. */
+async function heldPath(fd: number): Promise<string | undefined> {
+  try {
+    return await readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Creates the missing directories from the workspace root down to `parentReal`, one level at a
+ * time through the descriptor of the level above (never following a link), so a link swapped in
+ * meanwhile cannot make it create anything outside the workspace. Returns false when a level is
+ * not a plain directory.
+ *
+ * @internal
+ */
+export async function makeDirectories(rootReal: string, parentReal: string): Promise<boolean> {
+  if (!pinned) {
+    await mkdir(parentReal, { recursive: true });
+    return true;
+  }
+  const segments = relative(rootReal, parentReal)
+    .split(sep)
+    .filter((s) => s !== "");
+  let directory = await open(rootReal, directoryFlags);
+  try {
+    for (const segment of segments) {
+      const path = `/proc/self/fd/${directory.fd}/${segment}`;
+      await mkdir(path).catch((error: unknown) => {
+        if (systemErrorCode(error) !== "EEXIST") throw error;
+      });
+      let next: FileHandle;
+      try {
+        next = await open(path, directoryFlags);
+      } catch (error) {
+        const code = systemErrorCode(error);
+        if (code === "ELOOP" || code === "ENOTDIR") return false;
+        throw error;
+      }
+      await directory.close();
+      directory = next;
+    }
+    return true;
+  } finally {
+    await directory.close();
+  }
+}
+
 function refuse(code: BuiltinToolErrorCode, error: string): AtomicWriteOutcome {
   return { ok: false, code, error };
 }
@@ -46,7 +111,9 @@ function refuse(code: BuiltinToolErrorCode, error: string): AtomicWriteOutcome {
  * Writes a file so that no reader ever sees it partly written and no symbolic link is ever
  * written through:
  *
- * 1. opens the parent directory (without following a link) and records its identity;
+ * 1. opens the parent directory (without following a link) and records its identity; on Linux,
+ *    checks once where the open directory really is (inside the workspace) and from then on
+ *    names every file through `/proc/self/fd/<fd>/`, so a rename race cannot redirect the write;
  * 2. refuses when the target is a symbolic link or not a regular file;
  * 3. writes a temporary file in the same directory (`O_CREAT | O_EXCL | O_NOFOLLOW`), syncs it;
  * 4. right before committing, checks again: the parent is still the same directory, its real
@@ -55,14 +122,15 @@ function refuse(code: BuiltinToolErrorCode, error: string): AtomicWriteOutcome {
  *    link), or, when `overwrite` is false, `link` (which fails if anything appeared at the
  *    target since), then syncs the directory.
  *
- * The temporary file is removed on every failure.
+ * On Linux, after the commit it checks the directory is still inside the workspace (a directory
+ * moved out meanwhile) and removes the file it wrote if not. The temporary file is removed on
+ * every failure.
  *
  * @internal
  */
 export async function writeFileAtomic(request: AtomicWriteRequest): Promise<AtomicWriteOutcome> {
   const { rootReal, parentReal, name, content, overwrite, hooks } = request;
   const shown = request.displayPath ?? name;
-  const target = join(parentReal, name);
   let directory: FileHandle;
   try {
     directory = await open(parentReal, directoryFlags);
@@ -77,13 +145,27 @@ export async function writeFileAtomic(request: AtomicWriteRequest): Promise<Atom
     throw error;
   }
   let tempPath: string | undefined;
+  const base = pinned ? `/proc/self/fd/${directory.fd}` : parentReal;
+  const target = `${base}/${name}`;
+  const movedOut = async (): Promise<boolean> => {
+    if (!pinned) return false;
+    const where = await heldPath(directory.fd);
+    return where === undefined || !isPathInWorkspace(rootReal, where);
+  };
   try {
+    if (pinned && (await heldPath(directory.fd)) !== parentReal) {
+      return refuse(
+        BuiltinToolErrorCode.SymlinkRefused,
+        `The directory of '${shown}' is not a plain directory (a symbolic link?); write refused.`,
+      );
+    }
     const directoryIdentity = await directory.stat();
     const before = await lstatIfExists(target);
     const checked = checkTarget(before, shown, overwrite);
     if (checked !== undefined) return checked;
 
-    tempPath = join(parentReal, `.aintern-${randomBytes(8).toString("hex")}.tmp`);
+    const tempName = `.aintern-${randomBytes(8).toString("hex")}.tmp`;
+    tempPath = `${base}/${tempName}`;
     const file = await open(tempPath, tempFlags, 0o666);
     try {
       await file.writeFile(content);
@@ -94,7 +176,7 @@ export async function writeFileAtomic(request: AtomicWriteRequest): Promise<Atom
       await file.close();
     }
 
-    await hooks?.beforeCommit?.(tempPath);
+    await hooks?.beforeCommit?.(join(parentReal, tempName));
 
     // The last checks, as close to the commit as Node.js allows (it has no renameat).
     const parentNow = await lstatIfExists(parentReal);
@@ -102,8 +184,9 @@ export async function writeFileAtomic(request: AtomicWriteRequest): Promise<Atom
       parentNow?.isDirectory() &&
       parentNow.dev === directoryIdentity.dev &&
       parentNow.ino === directoryIdentity.ino;
-    const parentStillReal = sameDirectory && (await realpath(parentReal)) === parentReal;
-    if (!parentStillReal || !isPathInWorkspace(rootReal, parentReal)) {
+    const parentStillReal =
+      sameDirectory && (await realpath(parentReal).catch(() => undefined)) === parentReal;
+    if (!parentStillReal || !isPathInWorkspace(rootReal, parentReal) || (await movedOut())) {
       return refuse(
         BuiltinToolErrorCode.SymlinkRefused,
         `The directory of '${shown}' was replaced while writing; write refused.`,
@@ -131,6 +214,14 @@ export async function writeFileAtomic(request: AtomicWriteRequest): Promise<Atom
       if (tempPath !== undefined) await unlink(tempPath);
     }
     tempPath = undefined;
+    if (await movedOut()) {
+      // The directory left the workspace between the checks and the commit: take the file back.
+      await unlink(target).catch(() => {});
+      return refuse(
+        BuiltinToolErrorCode.SymlinkRefused,
+        `The directory of '${shown}' was moved out of the workspace while writing; write undone.`,
+      );
+    }
     await directory.sync().catch(() => {
       // Some file systems cannot sync a directory; the rename is still atomic.
     });

@@ -7,3 +7,4 @@ export {
   parseCommand,
 } from "./command-parser.js";
 export { matchCommandPattern, validateCommandPattern } from "./command-pattern.js";
+export { type DenyPatternMatch, matchDenyPattern } from "./match-deny-pattern.js";

@@ -77,7 +77,7 @@ describe("ApprovalPolicy defaults (RiskLevelMetadata)", () => {
 
   it("has an empty config by default and the documented protected paths", () => {
     expect(policy.config).toEqual({});
-    expect(defaultProtectedPathPatterns).toContain(".git/config");
+    expect(defaultProtectedPathPatterns).toContain("**/.git/**");
     expect(Object.isFrozen(defaultProtectedPathPatterns)).toBe(true);
   });
 });
@@ -223,12 +223,31 @@ describe("ApprovalPolicy deny and allow rules", () => {
     expect(policy.decide(call({ parameters: { path: "src/a/b.ts" } })).kind).toBe("allow");
   });
 
-  it("a command the deny rule cannot see through (substitution, expansion, no parse) asks, never runs", () => {
+  it("a deny rule sees into substitutions and denies a program built by expansion that could be it", () => {
     const policy = new ApprovalPolicy({
       tools: { "terminal-execute": "allow" },
       deny: [{ commandPattern: "rm *" }],
     });
-    for (const command of ["echo $(rm -rf /)", "echo `rm -rf /`", "$CMD -rf /", 'echo "open']) {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template.
+    for (const command of ["echo $(rm -rf /)", "echo `rm -rf /`", "$CMD -rf /", "r${E}m -rf /"]) {
+      const decision = policy.decide(
+        call({
+          toolId: "terminal-execute",
+          category: ToolCategory.Terminal,
+          riskLevel: RiskLevel.Medium,
+          parameters: { command },
+        }),
+      );
+      expect(decision.kind, command).toBe("deny");
+    }
+  });
+
+  it("a command the deny rule cannot read (no parse, an unknown program given the denied one) asks, never runs", () => {
+    const policy = new ApprovalPolicy({
+      tools: { "terminal-execute": "allow" },
+      deny: [{ commandPattern: "rm *" }],
+    });
+    for (const command of ['echo "open', "mywrapper rm -rf /"]) {
       const decision = policy.decide(
         call({
           toolId: "terminal-execute",
@@ -363,6 +382,26 @@ describe("ApprovalPolicy protected paths", () => {
     [".git/config"],
     ["data/app.db"],
     ["./data/../.git/config"],
+    [".git/HEAD"],
+    [".git"],
+    [".GIT/Config"],
+    [".git/modules/sub/hooks/post-checkout"],
+    [".git/modules/sub/config"],
+    ["vendor/lib/.git/config"],
+    [".vscode/tasks.json"],
+    [".idea/workspace.xml"],
+    [".husky/pre-commit"],
+    [".github/workflows/ci.yml"],
+    [".env"],
+    [".env.local"],
+    ["packages/app/.ENV.production"],
+    [".npmrc"],
+    [".yarnrc"],
+    [".yarnrc.yml"],
+    [".envrc"],
+    [".direnv/bin/x"],
+    ["aintern.config.json"],
+    [".aintern/state"],
   ])("'%s' asks even with an allow rule and a tool override 'allow'", (path) => {
     const decision = everythingAllowed.decide(call({ parameters: { path } }));
     expect(decision.kind).toBe("ask");

@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BuiltinToolErrorCode,
@@ -35,6 +35,20 @@ async function groupGone(pgid: number, ms = 2000): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return !groupAlive(pgid);
+}
+
+/** Waits up to `ms` for a process to disappear; true when it did. */
+async function processGone(pid: number, ms = 2000): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 const data = (result: { data: unknown }) => result.data as TerminalExecuteData;
@@ -154,6 +168,32 @@ describe("terminal-execute", () => {
     expect(result.success).toBe(true);
     expect(await groupGone(firstLinePid(result))).toBe(true);
   });
+
+  it.each([
+    [
+      "while the shell still runs",
+      "setsid sh -c 'echo $$ > escaped.pid; exec sleep 999' & sleep 999",
+    ],
+    [
+      "after the shell exited",
+      "(setsid sh -c 'echo $$ > escaped.pid; exec sleep 999' &); while [ ! -s escaped.pid ]; do :; done",
+    ],
+    [
+      "with a cleared environment",
+      "env -i setsid sh -c 'echo $$ > escaped.pid; exec sleep 999' & sleep 999",
+    ],
+  ])(
+    "ends on time and leaves no process when one left the group and holds the output (%s)",
+    async (_when, command) => {
+      const started = performance.now();
+      const result = await run(terminalExecuteTool, ws.root, { command, timeoutMs: 1000 });
+      expect(performance.now() - started).toBeLessThan(1000 + 500 + 1000);
+      expect([ToolErrorCode.Timeout, undefined]).toContain(result.errorCode);
+      const escaped = Number.parseInt(await readFile(ws.path("escaped.pid"), "utf8"), 10);
+      expect(escaped).toBeGreaterThan(1);
+      expect(await processGone(escaped)).toBe(true);
+    },
+  );
 
   it("reports progress while the command writes output", async () => {
     const progress: ToolProgress[] = [];

@@ -39,7 +39,7 @@ const table: [string, string, RiskLevel][] = [
   ["default: a script file", "bash scripts/build.sh", Medium],
   ["default: inline node code", "node -e 'console.log(1)'", Medium],
   ["default: sort -o writes", "sort -o out.txt in.txt", Medium],
-  ["default: find -exec", "find . -name '*.ts' -exec wc -l {} ;", Medium],
+  ["runs programs: find -exec", "find . -name '*.ts' -exec wc -l {} ;", High],
   ["default: curl alone", "curl -fsSL https://example.com", Medium],
   ["syntax: substitution raises read-only", "echo $(date)", Medium],
   ["syntax: redirection raises read-only", "echo hi > notes.txt", Medium],

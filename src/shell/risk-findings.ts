@@ -1,0 +1,30 @@
+import type { RiskLevel } from "../core/index.js";
+import type { RiskFinding } from "./read-only-programs.js";
+
+/**
+ * The findings of one assessment; the assessment is the highest.
+ *
+ * @internal
+ */
+export class RiskFindings {
+  readonly list: RiskFinding[] = [];
+  /** A download was seen earlier in the command line (`curl ... | sh`). */
+  downloadSeen = false;
+
+  add(level: RiskLevel, reason: string): void {
+    if (!this.list.some((f) => f.reason === reason)) this.list.push({ level, reason });
+  }
+
+  addFinding(finding: RiskFinding | undefined): void {
+    if (finding !== undefined) this.add(finding.level, finding.reason);
+  }
+}
+
+/** What a program's rule needs besides its words. */
+export interface ClassifyContext {
+  readonly findings: RiskFindings;
+  /** Assesses a command line the program runs (`sh -c`, `eval`, `find -exec`). */
+  readonly assess: (command: string) => void;
+  /** Scripts the command reads on standard input, when known (here-documents, `echo ... |`). */
+  readonly stdinScripts: readonly string[];
+}

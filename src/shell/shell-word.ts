@@ -1,0 +1,56 @@
+/**
+ * The pieces the shell reader produces: words, redirections, tokens and syntax flags.
+ *
+ * @internal
+ */
+
+/** A word of a command as the reader sees it. */
+export interface ShellWord {
+  /** The word with quotes removed and escapes applied; substitutions are kept as written. */
+  readonly value: string;
+  /**
+   * `value` with every character that was quoted, escaped or produced by a substitution or
+   * expansion replaced by NUL (input NUL bytes are refused, so NUL is free as a marker). What
+   * remains are the characters the shell would still interpret: glob and brace characters.
+   */
+  readonly shadow: string;
+  /** True when part of the word comes from an expansion or substitution (`$X`, `$(...)`, `$'..'`). */
+  readonly dynamic: boolean;
+  /** The programs of the word's command and process substitutions, as written, in order. */
+  readonly substitutions: readonly string[];
+}
+
+/** A redirection: its operator, its target word and, for a here-document, its body. */
+export interface ShellRedirection {
+  readonly operator: string;
+  readonly target: ShellWord;
+  /** The body of a `<<` / `<<-` here-document, or the word of a `<<<` here-string. */
+  body?: string;
+  /** True when the body is expanded like a double-quoted string (unquoted delimiter). */
+  readonly bodyExpands?: boolean;
+}
+
+/** The constructs a command line uses, each of which makes its effect depend on more than text. */
+export interface ShellSyntaxFlags {
+  hasSubstitution: boolean;
+  hasExpansion: boolean;
+  hasRedirection: boolean;
+  hasSubshell: boolean;
+  hasComment: boolean;
+  hasBackground: boolean;
+}
+
+/** Thrown inside the reader and turned into `{ ok: false }` by `lexShellCommand`. */
+export class ShellSyntaxError extends Error {}
+
+/** A token: an operator, a word, a redirection (its target read with it), or the end. */
+export type ShellToken =
+  | { readonly kind: "op"; readonly op: string; readonly at: number }
+  | {
+      readonly kind: "word";
+      readonly word: ShellWord;
+      readonly isFdPrefix: boolean;
+      readonly at: number;
+    }
+  | { readonly kind: "redirect"; readonly redirection: ShellRedirection; readonly at: number }
+  | { readonly kind: "end"; readonly at: number };

@@ -1,0 +1,173 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell text, not templates.
+import { describe, expect, it } from "vitest";
+import { RiskLevel } from "../../src/core/index.js";
+import { assessCommandRisk, matchDenyPattern } from "../../src/shell/index.js";
+
+const { Low, Medium, High, Critical } = RiskLevel;
+
+/** Commands that run `rm -rf ~` however they are written: Critical, and hit by a deny `rm *`. */
+const hiddenCriticals = [
+  "if true; then rm -rf ~; fi",
+  "if rm -rf ~; then :; fi",
+  "if false; then :; elif true; then :; else rm -rf ~; fi",
+  "while true; do rm -rf ~; done",
+  "until false; do rm -rf ~; done",
+  "for i in 1; do rm -rf ~; done",
+  "for ((i=0;i<3;i++)); do rm -rf ~; done",
+  "select x in a; do rm -rf ~; done",
+  "case a in a) rm -rf ~;; esac",
+  "case a in (b|a) rm -rf ~ ;; *) ;; esac",
+  "{ rm -rf ~; }",
+  "( rm -rf ~ )",
+  "! rm -rf ~",
+  "f() { rm -rf ~; }; f",
+  "function f { rm -rf ~; }",
+  "true && { rm -rf ~; }",
+  "coproc rm -rf ~",
+  "/bin/rm -rf ~",
+  "/usr/bin/rm -rf /",
+  "/usr//bin/../bin/rm -rf ~",
+  "env -S 'rm -rf ~'",
+  "env A=1 rm -rf ~",
+  "busybox rm -rf ~",
+  "timeout 5 rm -rf ~",
+  "timeout -s KILL 5 rm -rf ~",
+  "nice -n 5 rm -rf ~",
+  "stdbuf -oL rm -rf ~",
+  "sudo -u root rm -rf ~",
+  "doas rm -rf ~",
+  "exec rm -rf ~",
+  "time rm -rf ~",
+  "command rm -rf ~",
+  "nohup rm -rf ~ &",
+  "setsid rm -rf ~",
+  "watch rm -rf ~",
+  "flock /tmp/l rm -rf ~",
+  "xargs rm -rf ~",
+  "sh -c 'rm -rf ~'",
+  "bash -lc 'rm -rf ~'",
+  "eval 'rm -rf ~'",
+  "builtin eval 'rm -rf ~'",
+  "alias ls='rm -rf ~'",
+  "bash <<EOF\nrm -rf ~\nEOF",
+  "bash <<< 'rm -rf ~'",
+  "echo 'rm -rf ~' | sh",
+  "cat <<EOF | sh\nrm -rf ~\nEOF",
+  "echo $(rm -rf ~)",
+  "ls > $(rm -rf ~)",
+  "for x in $(rm -rf ~); do :; done",
+  "find / -exec rm -rf {} +",
+  "'rm' -rf ~",
+  '"rm" -rf ~',
+  "\\rm -rf ~",
+  "r'm' -rf ~",
+  'rm -rf "$HOME"',
+  "rm -r -f ~/",
+  "rm -rf /usr/../",
+  "rm -rf ${X:-/}",
+  "rm${IFS}-rf ~",
+  "$X -rf ~",
+  "r? -rf ~",
+  "/bin/r[m] -rf ~",
+  "{rm,-rf,~}",
+  "$'\\x72m' -rf ~",
+];
+
+describe("assessCommandRisk judges what will actually run", () => {
+  it.each(hiddenCriticals)("rates `%s` Critical and a deny rule `rm *` hits it", (command) => {
+    expect(assessCommandRisk(command).riskLevel).toBe(Critical);
+    expect(matchDenyPattern("rm *", command)).toBe("match");
+  });
+
+  it.each([
+    // Options and variables that make a read-only program run another program.
+    ["git -c core.pager=sh log", High],
+    ["git -c core.fsmonitor='rm -rf ~' status", High],
+    ["git --config-env=core.pager=X log", High],
+    ["git --git-dir=evil status", High],
+    ["git config core.fsmonitor 'touch x'", High],
+    ["git config --get user.name", Low],
+    ["git grep --open-files-in-pager=vi foo", High],
+    ["git grep -O foo", High],
+    ["git diff --ext-diff", High],
+    ["git clone -u 'sh -c x' repo", High],
+    ["git ls-remote --upload-pack=x origin", High],
+    ["git submodule foreach 'rm -rf ~'", Critical],
+    ["GIT_DIR=evil git status", High],
+    ["GIT_PAGER=sh git log", High],
+    ["LD_PRELOAD=./x.so ls", High],
+    ["PAGER=sh man ls", High],
+    ["EDITOR=x git commit", High],
+    ["PATH=./bin:$PATH ls", High],
+    ["HOME=./evil git status", High],
+    ["export PATH=./bin", High],
+    ["printf -v PATH ./bin", High],
+    ["read PATH <<< ./bin", High],
+    ["FOO=1 ls", Medium],
+    ["LANG=C ls", Low],
+    ["rg --pre ./x foo", High],
+    ["rg -z foo", High],
+    ["rg -n foo src", Low],
+    ["sort --compress-program=sh a", High],
+    ["sort -o out.txt in.txt", Medium],
+    ["sort -rn a", Low],
+    ["find . -exec ls {} ;", High],
+    ["find . -execdir ls {} +", High],
+    ["find . -ok ls {} ;", High],
+    ["find . -name '*.tmp' -delete", High],
+    ["find . -fprint out", High],
+    ["find . -newer x -name '*.ts'", Low],
+    ["find ~ -delete", Critical],
+    ["less +!x file", High],
+    ["less -k keys file", High],
+    ["less -N file", Low],
+    ["tar --to-command=sh -xf a.tar", High],
+    ["tar --use-compress-program=x -xf a.tar", High],
+    ["tar -I x -xf a.tar", High],
+    ["tar -tf a.tar", Medium],
+    ["echo x | xargs echo", High],
+    ["sed -i s/a/b/ f", High],
+    ["sed 'w /tmp/x' f", High],
+    ["sed 's/a/b/e' f", High],
+    ["sed -n '1e id' f", High],
+    ["sed -n 1,5p f", Low],
+    ["sed 's/a/b/g' f", Low],
+    // Options a read-only program's allow list does not know.
+    ["ls --weird", Medium],
+    ["cat --bogus f", Medium],
+    ["grep --frobnicate x f", Medium],
+    ["git log --weird", Medium],
+    // Programs by path.
+    ["./cat x", High],
+    ["bin/ls", High],
+    ["../tool", High],
+    ["/tmp/x", Medium],
+    ["~/bin/x", Medium],
+    ["/usr/bin/git status", Low],
+    // Redirections.
+    ["echo x >| f", Medium],
+    ["echo x > ~/.bashrc", High],
+    ["echo x > /etc/passwd", High],
+    ["echo x > ../outside", High],
+    ["echo x > .git/hooks/pre-commit", High],
+    ['echo x > "$F"', High],
+    ["ls 2>/dev/null", Medium],
+    // Reading compound forms stay Low when every part is read-only.
+    ["if [ -f x ]; then cat x; else echo none; fi", Low],
+    ["for f in a b; do wc -l $f; done", Medium],
+    ["[[ -f x ]] && cat x", Low],
+    ["command -v rm", Low],
+  ])("rates `%s` as %s", (command, level) => {
+    expect(assessCommandRisk(command).riskLevel).toBe(level);
+  });
+
+  it("deny rules look through to the effective program but leave other programs alone", () => {
+    expect(matchDenyPattern("rm *", "git rm x")).toBe("no-match");
+    expect(matchDenyPattern("rm *", "ls -la")).toBe("no-match");
+    expect(matchDenyPattern("rm *", "ls${X} -la")).toBe("unsure");
+    expect(matchDenyPattern("rm *", "echo 'open")).toBe("unsure");
+    expect(matchDenyPattern("rm *", "mywrapper rm -rf x")).toBe("unsure");
+    expect(matchDenyPattern("git push *", "/usr/bin/git push origin")).toBe("match");
+    expect(matchDenyPattern("git push *", "sudo git push origin")).toBe("match");
+  });
+});
