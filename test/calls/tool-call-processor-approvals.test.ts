@@ -491,7 +491,7 @@ describe("ToolCallProcessor: the policy", () => {
     expect(tools.log.writes).toEqual([{ path: "ok.txt", content: "ok" }]);
   });
 
-  it("a command a deny rule cannot see through is asked, even with a remembered tool grant", async () => {
+  it("a denied program inside a substitution or after && is denied unasked, even with a remembered grant", async () => {
     const permissions = new RememberedPermissions();
     const handler = recordingHandler(() => ApprovalDecision.deny("asked"));
     const { processor } = makeToolsProcessor(tools, handler, {
@@ -516,9 +516,8 @@ describe("ToolCallProcessor: the policy", () => {
       ["c3", "terminal-execute", { command: "ls && rm -rf ~" }],
     ]);
     await processor.process(batch);
-    expect(handler.prompts.map((p) => p.request.getParameter("command"))).toEqual([
-      "echo $(rm -rf ~)",
-    ]);
+    // The deny rule sees `rm` inside $(...) as it does after &&: no one is asked to allow it.
+    expect(handler.prompts).toEqual([]);
     expect(batch.calls.map((c) => batch.getLifecycle(c)?.status)).toEqual([
       ToolCallStatus.Denied,
       ToolCallStatus.Completed,

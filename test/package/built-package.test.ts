@@ -23,7 +23,7 @@ describe("the built package, imported by name as an installed one is", () => {
 
   beforeAll(() => {
     // CI builds before the tests; a local `npm test` on a fresh clone builds here.
-    if (!existsSync(join(root, "dist/index.js"))) {
+    if (!existsSync(join(root, "dist/cli/bin.js")) || !existsSync(join(root, "dist/_chunks"))) {
       execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
     }
     workspace = mkdtempSync(join(tmpdir(), "aintern-built-"));
