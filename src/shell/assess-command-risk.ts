@@ -3,6 +3,7 @@ import { blockDevice, classifyProgram } from "./classify-program.js";
 import {
   isBuiltByExpansion,
   programLocation,
+  quoteWords,
   stdinScripts,
   substitutionBodies,
 } from "./command-words.js";
@@ -94,6 +95,17 @@ function assessInto(command: string, findings: RiskFindings, depth: number): voi
 /** Judges one simple command's words: assignments, wrappers, the program's location and rules. */
 function classifyWords(words: readonly ShellWord[], context: ClassifyContext): void {
   const { findings } = context;
+  const first = words[0];
+  const alias =
+    first === undefined || first.dynamic ? undefined : findings.aliases.get(first.value);
+  if (alias !== undefined) {
+    // An alias defined earlier: what runs is its text followed by the other words.
+    const name = first?.value ?? "";
+    findings.aliases.delete(name); // As the shell does: an alias is not expanded inside itself.
+    context.assess(`${alias} ${quoteWords(words.slice(1).map((w) => w.value))}`);
+    findings.aliases.set(name, alias);
+    return;
+  }
   const unwrapped = unwrapCommand(words);
   for (const name of unwrapped.assignments) findings.addFinding(assignmentRisk(name));
   for (const finding of unwrapped.findings) findings.addFinding(finding);

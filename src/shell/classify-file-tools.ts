@@ -1,4 +1,5 @@
 import { RiskLevel } from "../core/index.js";
+import { namesLongOption } from "./command-words.js";
 import type { RiskFindings } from "./risk-findings.js";
 import type { ShellWord } from "./shell-scanner.js";
 
@@ -58,7 +59,8 @@ export function classifyFind(
       if (withStarts.length > 0) classifyWords(withStarts);
       i = end;
     } else if (word === "-delete") {
-      const sweeping = !filtered && starts.some((s) => isSweeping(s.value));
+      const sweeping =
+        !filtered && (starts.length === 0 || starts.some((s) => isSweeping(s.value)));
       findings.add(
         sweeping ? RiskLevel.Critical : High,
         sweeping
@@ -93,7 +95,14 @@ export function classifySed(args: readonly string[], findings: RiskFindings): vo
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === "--") break;
+    if (arg.startsWith("--") && namesLongOption(arg, "--expression")) {
+      const script = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++i];
+      if (script !== undefined) scripts.push(script);
+      scriptGiven = true;
+      continue;
+    }
     if (
+      namesLongOption(arg, "--in-place") ||
       arg === "-i" ||
       arg.startsWith("-i") ||
       arg.startsWith("--in-place") ||
@@ -115,7 +124,7 @@ export function classifySed(args: readonly string[], findings: RiskFindings): vo
     }
     if (
       arg === "-f" ||
-      arg.startsWith("--file") ||
+      (arg.startsWith("--") && namesLongOption(arg, "--file")) ||
       (/^-[a-zA-Z]*f/.test(arg) && !arg.startsWith("--"))
     ) {
       findings.add(Medium, "'sed -f' runs a script from a file this rule does not read.");
@@ -200,7 +209,7 @@ export function classifyTar(args: readonly string[], findings: RiskFindings): vo
         "--rmt-command",
         "--checkpoint-action",
         "--index-file",
-      ].includes(name) ||
+      ].some((full) => full === name || namesLongOption(name, full)) ||
       (/^-[a-zA-Z]+$/.test(arg) && /[IF]/.test(arg)) ||
       (/^[a-zA-Z]+$/.test(arg) && arg === args[0] && /[IF]/.test(arg))
     );

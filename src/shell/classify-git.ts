@@ -1,5 +1,5 @@
 import { RiskLevel } from "../core/index.js";
-import { hasFlag } from "./command-words.js";
+import { hasFlag, namesLongOption } from "./command-words.js";
 import type { RiskFindings } from "./risk-findings.js";
 
 /**
@@ -120,7 +120,7 @@ export function classifyGit(
     const arg = args[i] as string;
     if (!arg.startsWith("-")) break;
     const name = arg.split("=", 1)[0] as string;
-    if (name === "-c" || name === "--config-env" || /^-c./.test(arg)) {
+    if (name === "-c" || namesLongOption(name, "--config-env") || /^-c./.test(arg)) {
       findings.add(
         High,
         `'git ${name}' sets configuration, which can make git run programs (core.fsmonitor, core.pager, aliases).`,
@@ -128,7 +128,10 @@ export function classifyGit(
       if (arg === "-c" || arg === "--config-env") i++;
       continue;
     }
-    if (name === "--git-dir" || (name === "--exec-path" && arg.includes("="))) {
+    if (
+      namesLongOption(name, "--git-dir") ||
+      (namesLongOption(name, "--exec-path") && arg.includes("="))
+    ) {
       findings.add(
         High,
         `'git ${name}' points git at other files, whose configuration or programs it would run.`,
@@ -158,7 +161,9 @@ export function classifyGit(
       /^-[a-zA-Z]+/.test(arg) &&
       !arg.startsWith("--") &&
       [...short].some((l) => arg.slice(1).includes(l));
-    if (runsProgram.has(name) || shortHit) {
+    const longHit =
+      name.startsWith("--") && [...runsProgram].some((full) => namesLongOption(name, full));
+    if (longHit || shortHit) {
       findings.add(High, `'git ${sub} ${name}' makes git run another program.`);
     }
   }

@@ -1,7 +1,14 @@
 import { RiskLevel } from "../core/index.js";
 import { classifyFind, classifyPager, classifySed, classifyTar } from "./classify-file-tools.js";
 import { classifyGit } from "./classify-git.js";
-import { commandName, hasFlag, normalizeAbsolute, operands } from "./command-words.js";
+import {
+  commandName,
+  hasFlag,
+  normalizeAbsolute,
+  operands,
+  scriptsProducedBy,
+  stdinPaths,
+} from "./command-words.js";
 import { assignmentName, assignmentRisk } from "./environment-assignments.js";
 import { checkProgramOptions, pagers, readOnlyPrograms } from "./read-only-programs.js";
 import type { ClassifyContext } from "./risk-findings.js";
@@ -129,12 +136,14 @@ export function classifyProgram(
     case "source":
     case ".":
       findings.add(High, `It runs the script '${args[0] ?? ""}' inside the shell.`);
+      assessProducedScripts(words, context);
       return;
     case "alias":
       for (const arg of args) {
         const at = arg.indexOf("=");
         if (at <= 0) continue;
         findings.add(High, "It defines an alias, which changes what a command name runs.");
+        findings.aliases.set(arg.slice(0, at), arg.slice(at + 1));
         context.assess(arg.slice(at + 1));
       }
       return;
@@ -230,6 +239,23 @@ export function classifyProgram(
   findings.add(Medium, `'${name}' is not a known read-only command.`);
 }
 
+/**
+ * Assesses the scripts a shell (or `source`) would read from its operands: `<(echo ...)`
+ * process substitutions, and its input when an operand is `/dev/stdin` or `-`.
+ */
+function assessProducedScripts(words: readonly ShellWord[], context: ClassifyContext): boolean {
+  let reads = false;
+  for (const word of words.slice(1)) {
+    for (const body of word.substitutions)
+      for (const script of scriptsProducedBy(body)) context.assess(script);
+    if (stdinPaths.has(word.value)) {
+      reads = true;
+      for (const script of context.stdinScripts) context.assess(script);
+    }
+  }
+  return reads;
+}
+
 /** Whether a substitution among the words runs a download (`bash <(curl ...)`, `sh -c "$(wget ...)"`). */
 function downloadsInSubstitution(words: readonly ShellWord[]): boolean {
   return words.some((word) =>
@@ -267,6 +293,10 @@ function classifyInterpreter(
     } else {
       findings.add(Medium, `It runs inline code with '${name}'.`);
     }
+    return;
+  }
+  if (shells.has(name) && assessProducedScripts(words, context)) {
+    findings.add(High, `It runs a script '${name}' reads from its input.`);
     return;
   }
   const rest = operands([name, ...args]);

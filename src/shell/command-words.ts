@@ -1,5 +1,6 @@
 import type { ShellSimpleCommand } from "./shell-grammar.js";
 import type { ShellWord } from "./shell-scanner.js";
+import { lexShellCommand } from "./shell-syntax.js";
 
 /**
  * Small readers of command words shared by the risk rules and the deny matcher.
@@ -180,5 +181,44 @@ export function stdinScripts(command: ShellSimpleCommand): string[] {
     scripts.push(text.replaceAll("\\n", "\n"));
   }
   if (writer !== undefined && writerName === "cat") scripts.push(...stdinScripts(writer));
+  return scripts;
+}
+
+/**
+ * Whether a long option as written (`--compress-prog`) names `full` (`--compress-program`):
+ * GNU getopt_long and git accept any unambiguous prefix, so a prefix must be judged as the
+ * option it may stand for.
+ */
+export function namesLongOption(given: string, full: string): boolean {
+  const name = given.split("=", 1)[0] as string;
+  return name.length > 3 && full.startsWith(name);
+}
+
+/** Paths through which a program reads its standard input as a file. */
+export const stdinPaths = new Set(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
+
+/**
+ * The text a substitution's program prints when that is known from the words (`echo`,
+ * `printf`, `cat <<EOF`): what `bash <(echo ...)` or `. <(cat <<EOF ...)` runs as a script.
+ */
+export function scriptsProducedBy(body: string): string[] {
+  const parsed = lexShellCommand(body);
+  if (!parsed.ok) return [];
+  const scripts: string[] = [];
+  for (const command of parsed.commands) {
+    const first = command.words[0];
+    const name = first === undefined ? undefined : commandName(first.value);
+    if (name === "echo" || name === "printf") {
+      scripts.push(
+        command.words
+          .slice(1)
+          .filter((w) => !/^-[neE]+$/.test(w.value))
+          .map((w) => w.value)
+          .join(" ")
+          .replaceAll("\\n", "\n"),
+      );
+    }
+    for (const r of command.redirections) if (r.body !== undefined) scripts.push(r.body);
+  }
   return scripts;
 }

@@ -4,6 +4,7 @@ import {
   isBuiltByExpansion,
   literalPrefix,
   quoteWords,
+  scriptsProducedBy,
   stdinScripts,
   substitutionBodies,
 } from "./command-words.js";
@@ -64,6 +65,8 @@ function mentions(head: PatternHead, words: readonly ShellWord[]): boolean {
 }
 
 class DenyMatcher {
+  readonly #aliases = new Map<string, string>();
+
   constructor(
     private readonly pattern: string,
     private readonly head: PatternHead | undefined,
@@ -91,8 +94,15 @@ class DenyMatcher {
         if (r.body !== undefined && nested(r.body)) return "match";
       }
       // A script fed to a shell on its input (`echo ... | sh`, `sh <<EOF`).
-      const program = commandName(unwrapCommand(simple.words).words[0]?.value ?? "");
-      if (shells.has(program)) {
+      const effective = unwrapCommand(simple.words).words;
+      const program = commandName(effective[0]?.value ?? "");
+      if (shells.has(program) || program === "source" || program === ".") {
+        for (const word of effective.slice(1)) {
+          for (const body of word.substitutions) {
+            for (const text of scriptsProducedBy(body))
+              if (note(this.line(text, depth + 1))) return "match";
+          }
+        }
         for (const text of stdinScripts(simple))
           if (note(this.line(text, depth + 1))) return "match";
       }
@@ -102,6 +112,15 @@ class DenyMatcher {
 
   words(original: readonly ShellWord[], depth: number): DenyPatternMatch {
     if (original.length === 0) return "no-match";
+    const first = original[0] as ShellWord;
+    const alias = first.dynamic ? undefined : this.#aliases.get(first.value);
+    if (alias !== undefined) {
+      this.#aliases.delete(first.value);
+      const rest = quoteWords(original.slice(1).map((w) => w.value));
+      const found = this.line(`${alias} ${rest}`, depth + 1);
+      this.#aliases.set(first.value, alias);
+      return found;
+    }
     const unwrapped = unwrapCommand(original);
     for (const stage of unwrapped.stages) {
       if (stage.length === 0) continue;
@@ -131,13 +150,28 @@ class DenyMatcher {
     if (shells.has(name)) {
       const at = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
       if (at !== -1) inner = script(args[at + 1]);
-    } else if (name === "eval" || name === "alias" || name === "trap") {
-      const text =
-        name === "alias"
-          ? args.map((a) => a.slice(a.indexOf("=") + 1)).join("\n")
-          : name === "trap"
-            ? args[0]
-            : args.join(" ");
+    } else if (name === "alias") {
+      for (const arg of args) {
+        const at = arg.indexOf("=");
+        if (at <= 0) continue;
+        const value = arg.slice(at + 1);
+        this.#aliases.set(arg.slice(0, at), value);
+        // `alias x=rm`: x now runs the denied program, whatever follows it.
+        const head = lexShellCommand(value);
+        const program = head.ok ? head.segments[0]?.[0]?.value : undefined;
+        if (
+          program !== undefined &&
+          this.head?.pieces.length === 1 &&
+          commandName(program) === this.head.value
+        ) {
+          return "match";
+        }
+        const found = this.line(value, depth + 1);
+        if (found === "match") return "match";
+        if (found === "unsure") inner = "unsure";
+      }
+    } else if (name === "eval" || name === "trap") {
+      const text = name === "trap" ? args[0] : args.join(" ");
       inner = script(text);
     } else if (name === "find") {
       for (let i = 0; i < words.length; i++) {

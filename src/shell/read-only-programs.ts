@@ -1,4 +1,5 @@
 import { RiskLevel } from "../core/index.js";
+import { namesLongOption } from "./command-words.js";
 
 /**
  * The read-only programs and the options each may take and stay read-only (an allow list, as
@@ -270,7 +271,10 @@ export function checkProgramOptions(
     if (!arg.startsWith("-") || arg === "-") continue;
     if (arg.startsWith("--")) {
       const [option = arg] = arg.split("=", 1);
-      const danger = options.danger?.[option];
+      // getopt_long takes any unambiguous prefix: `--compress-prog` is `--compress-program`.
+      const danger =
+        options.danger?.[option] ??
+        Object.entries(options.danger ?? {}).find(([full]) => namesLongOption(option, full))?.[1];
       if (danger !== undefined) {
         note(danger);
         continue;

@@ -10,6 +10,8 @@ export class RiskFindings {
   readonly list: RiskFinding[] = [];
   /** A download was seen earlier in the command line (`curl ... | sh`). */
   downloadSeen = false;
+  /** Aliases defined earlier in the command line: name -> the text it stands for. */
+  readonly aliases = new Map<string, string>();
 
   add(level: RiskLevel, reason: string): void {
     if (!this.list.some((f) => f.reason === reason)) this.list.push({ level, reason });

@@ -217,11 +217,55 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   ["xvfb-run", { withArgument: "nsefpa" }],
   ["dbus-run-session", {}],
   ["caffeinate", { withArgument: "tw" }],
+  ["gosu", { operands: 1, finding: elevated("gosu") }],
+  ["su-exec", { operands: 1, finding: elevated("su-exec") }],
+  ["tini", {}],
+  ["dumb-init", {}],
+  ["chronic", {}],
+  ["nocache", {}],
+  [
+    "systemd-run",
+    {
+      withArgument: "pMEuH",
+      longWithArgument: [
+        "--unit",
+        "--property",
+        "--setenv",
+        "--uid",
+        "--gid",
+        "--working-directory",
+        "--description",
+        "--slice",
+        "--host",
+        "--machine",
+      ],
+      finding: elevated("systemd-run"),
+    },
+  ],
   ["npx", { finding: { level: RiskLevel.Medium, reason: "It runs a package's program ('npx')." } }],
   [
     "bunx",
     { finding: { level: RiskLevel.Medium, reason: "It runs a package's program ('bunx')." } },
   ],
+]);
+
+/** `tool subcommand <command>` forms that run the rest as a command (`uv run`, `bundle exec`). */
+const runSubcommands: ReadonlyMap<string, string> = new Map([
+  ["uv", "run"],
+  ["poetry", "run"],
+  ["pipenv", "run"],
+  ["pdm", "run"],
+  ["hatch", "run"],
+  ["conda", "run"],
+  ["bundle", "exec"],
+  ["rbenv", "exec"],
+  ["pyenv", "exec"],
+  ["mise", "exec"],
+  ["asdf", "exec"],
+  ["npm", "exec"],
+  ["pnpm", "exec"],
+  ["yarn", "exec"],
+  ["direnv", "exec"],
 ]);
 
 /** Skips a wrapper's options and operands; returns the index of its command and any scripts. */
@@ -289,6 +333,26 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
     const first = words[0];
     if (first === undefined) break;
     const name = commandName(first.value);
+    const sub = runSubcommands.get(name);
+    if (sub !== undefined && words[1]?.value === sub) {
+      // `direnv exec DIR cmd`; the others take options (skipped) then the command.
+      let next = 2;
+      if (name === "direnv") next = 3;
+      while (next < words.length && (words[next] as ShellWord).value.startsWith("-")) {
+        if ((words[next] as ShellWord).value === "--") {
+          next++;
+          break;
+        }
+        next++;
+      }
+      findings.push({
+        level: RiskLevel.Medium,
+        reason: `It runs a command through '${name} ${sub}'.`,
+      });
+      words = words.slice(next);
+      stages.push(words);
+      continue;
+    }
     const rule = wrappers.get(name);
     if (rule === undefined) break;
     if (rule.finding !== undefined) findings.push(rule.finding);

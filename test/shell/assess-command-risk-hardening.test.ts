@@ -71,6 +71,16 @@ const hiddenCriticals = [
   "/bin/r[m] -rf ~",
   "{rm,-rf,~}",
   "$'\\x72m' -rf ~",
+  "bash <(echo 'rm -rf ~')",
+  ". <(echo 'rm -rf ~')",
+  "bash /dev/stdin <<< 'rm -rf ~'",
+  "source /dev/stdin <<< 'rm -rf ~'",
+  "alias x='rm -rf'\nx ~",
+  "alias x=rm; x -rf ~",
+  "find . -name x -exec sh -c 'rm -rf ~' \\;",
+  "echo $(case a in a) rm -rf ~;; esac)",
+  "gosu root rm -rf ~",
+  "uv run rm -rf ~",
 ];
 
 describe("assessCommandRisk judges what will actually run", () => {
@@ -132,6 +142,14 @@ describe("assessCommandRisk judges what will actually run", () => {
     ["sed -n '1e id' f", High],
     ["sed -n 1,5p f", Low],
     ["sed 's/a/b/g' f", Low],
+    // GNU getopt_long and git take any unambiguous prefix of a long option.
+    ["sort --compress-prog=sh a", High],
+    ["tar --to-com=sh -xf a.tar", High],
+    ["git --config-e=core.pager=X log", High],
+    ["git grep --open-files foo", High],
+    ["sed --in-pl s/a/b/ f", High],
+    ["sed --expr='w /tmp/x' f", High],
+    ["find -delete", Critical],
     // Options a read-only program's allow list does not know.
     ["ls --weird", Medium],
     ["cat --bogus f", Medium],
