@@ -11,6 +11,7 @@ import {
   type RememberRequest,
 } from "../../src/approval/index.js";
 import { AinternError, type JsonObject, RiskLevel, ToolCategory } from "../../src/core/index.js";
+import { assessCommandRisk } from "../../src/shell/index.js";
 
 let workspace: string;
 let otherWorkspace: string;
@@ -371,4 +372,44 @@ describe("RememberedPermissions refuses patterns it cannot apply", () => {
       ).rejects.toBeInstanceOf(InvalidRememberPatternError);
     },
   );
+});
+
+describe("RememberedPermissions with risk from the corrected command rules", () => {
+  const judged = (command: string) => commandCall(command, assessCommandRisk(command).riskLevel);
+
+  it("a grant made for a Medium command never covers a riskier command hidden in a keyword, an option or a variable", async () => {
+    const permissions = new RememberedPermissions();
+    const granted = judged("npm test");
+    expect(granted.riskLevel).toBe(RiskLevel.Medium);
+    await permissions.remember({
+      call: granted,
+      sessionId: "s",
+      rememberForSession: true,
+      rememberForTool: false,
+    });
+    expect(await permissions.find(judged("npm run build"), "s")).toBeDefined();
+    for (const command of [
+      "if true; then rm -rf ~; fi",
+      "case x in *) rm -rf ~;; esac",
+      "git -c core.pager=sh log",
+      "GIT_PAGER=sh git log",
+      "./build.sh",
+      "rm${IFS}-rf ~",
+      "find . -exec sh {} ;",
+    ]) {
+      expect(await permissions.find(judged(command), "s"), command).toBeUndefined();
+    }
+  });
+
+  it("never covers a command that does not parse, even with a High grant", async () => {
+    const permissions = new RememberedPermissions();
+    await permissions.remember({
+      call: commandCall("rm -r build", RiskLevel.High),
+      sessionId: "s",
+      rememberForSession: true,
+      rememberForTool: false,
+    });
+    expect(await permissions.find(commandCall("rm -r dist", RiskLevel.High), "s")).toBeDefined();
+    expect(await permissions.find(commandCall("echo 'open", RiskLevel.High), "s")).toBeUndefined();
+  });
 });
