@@ -9,6 +9,8 @@ import {
 
 /** After the call's processes are killed, output still not closed within this is abandoned. */
 const closeGraceMs = 200;
+/** After the shell exits, output still open this long means a process left its group. */
+const exitSweepMs = 50;
 
 /** What {@link runShellCommand} runs, and its limits. */
 export interface ShellCommandRequest {
@@ -59,8 +61,9 @@ export function killProcessGroup(pgid: number): void {
  * and resolves when its output is closed. An abort kills with SIGKILL the whole group and, on
  * Linux, every process of the call found in `/proc` (descendants by ppid, holders of its output
  * pipes, carriers of its environment marker), so a process that left the group with `setsid`
- * ends too; when the shell exits on its own, what it left running is killed the same way. If the
- * output is still open a moment after that, it is no longer read: the call ends anyway.
+ * ends too. When the shell exits on its own, its group is killed, and if the output is still
+ * open 50 ms later every process of the call is found and killed the same way. Output still open
+ * 200 ms after that is no longer read: the call ends anyway.
  *
  * Output is decoded as UTF-8 and capped at `maxOutputBytes` for stdout and stderr together;
  * the rest is still read (so the command never blocks on a full pipe) and dropped.
@@ -137,8 +140,13 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     child.once("exit", (code, exit) => {
       exitCode = code ?? undefined;
       exitSignal = exit ?? undefined;
-      // Background processes the shell left would keep the pipes open: end them now.
-      killAll();
+      // Background processes the shell left would keep the pipes open: end the group now, and
+      // if the output is still open a moment later (a process left the group), all of them.
+      if (pid !== undefined) killProcessGroup(pid);
+      const sweep = setTimeout(() => {
+        if (!settled) killAll();
+      }, exitSweepMs);
+      sweep.unref?.();
     });
     const finish = (): void => {
       if (settled) return;
