@@ -37,7 +37,10 @@ export interface CommandSyntaxFlags {
 export type ParsedCommand =
   | (CommandSyntaxFlags & {
       readonly ok: true;
-      /** One entry per simple command, split on `&&`, `||`, `;`, `|`, `|&`, `&` and newlines. */
+      /**
+       * One entry per simple command, split on `&&`, `||`, `;`, `|`, `|&`, `&` and newlines, and
+       * found inside compound commands.
+       */
       readonly segments: readonly CommandSegment[];
       readonly error?: never;
     })
@@ -51,6 +54,10 @@ export type ParsedCommand =
 /**
  * Parses a shell command line (a conservative POSIX `sh` subset, plus the bash forms an agent is
  * likely to write) into the words of its simple commands, without running or expanding anything.
+ * Compound commands (`if`, `while`, `until`, `for`, `select`, `case`, `{ ...; }`, `( ... )`,
+ * `!`, `time`, functions, `[[ ]]`, `coproc`) are read by their grammar and every simple command
+ * inside them is listed; their keywords, `for` lists and `case` patterns are not words of any
+ * command. A function's body is listed where it is defined.
  *
  * Single quotes are literal; double quotes keep `$` and backticks live; a backslash escapes the
  * next character (inside double quotes only `$`, `` ` ``, `"`, `\` and newline); backslash-newline
