@@ -394,6 +394,7 @@ describe("RememberedPermissions with risk from the corrected command rules", () 
       "git -c core.pager=sh log",
       "GIT_PAGER=sh git log",
       "./build.sh",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template.
       "rm${IFS}-rf ~",
       "find . -exec sh {} ;",
     ]) {
