@@ -34,6 +34,12 @@ interface WrapperRule {
   /** Options whose argument is a command line run by a shell. */
   readonly scriptOptions?: readonly string[];
   readonly finding?: RiskFinding;
+  /** `-` alone is an option (`env -`), not the command. */
+  readonly dashIsOption?: true;
+  /** The script option may come after operands (`su root -c cmd`, `flock file -c cmd`). */
+  readonly scriptAnywhere?: true;
+  /** The words after the operands form one command line for a shell (`watch`, `ssh`). */
+  readonly joinsCommand?: true;
 }
 
 const elevated = (name: string): RiskFinding => ({
@@ -68,6 +74,7 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   [
     "runuser",
     {
+      scriptAnywhere: true,
       withArgument: "ugGcs",
       longWithArgument: ["--user", "--group", "--command", "--shell"],
       scriptOptions: ["-c", "--command"],
@@ -77,16 +84,18 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   [
     "su",
     {
+      scriptAnywhere: true,
       withArgument: "cgGsw",
       longWithArgument: ["--command", "--group", "--shell"],
       scriptOptions: ["-c", "--command"],
       finding: elevated("su"),
     },
   ],
-  ["sg", { withArgument: "c", operands: 1, scriptOptions: ["-c"] }],
+  ["sg", { scriptAnywhere: true, withArgument: "c", operands: 1, scriptOptions: ["-c"] }],
   [
     "env",
     {
+      dashIsOption: true,
       withArgument: "uCSP",
       longWithArgument: [
         "--unset",
@@ -114,6 +123,7 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   [
     "flock",
     {
+      scriptAnywhere: true,
       withArgument: "wEc",
       longWithArgument: ["--timeout", "--conflict-exit-code", "--command"],
       operands: 1,
@@ -123,12 +133,20 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   [
     "script",
     {
+      scriptAnywhere: true,
       withArgument: "cEeIOTtB",
       longWithArgument: ["--command", "--log-io", "--log-in", "--log-out", "--log-timing"],
       scriptOptions: ["-c", "--command"],
     },
   ],
-  ["watch", { withArgument: "nq", longWithArgument: ["--interval", "--differences", "--equexit"] }],
+  [
+    "watch",
+    {
+      joinsCommand: true,
+      withArgument: "nq",
+      longWithArgument: ["--interval", "--differences", "--equexit"],
+    },
+  ],
   [
     "xargs",
     {
@@ -217,6 +235,18 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   ["xvfb-run", { withArgument: "nsefpa" }],
   ["dbus-run-session", {}],
   ["caffeinate", { withArgument: "tw" }],
+  [
+    "ssh",
+    {
+      joinsCommand: true,
+      operands: 1,
+      withArgument: "BbcDEeFIiJLlmOoPpQRSWw",
+      finding: {
+        level: RiskLevel.Medium,
+        reason: "It runs a command on another machine ('ssh'), maybe this one.",
+      },
+    },
+  ],
   ["gosu", { operands: 1, finding: elevated("gosu") }],
   ["su-exec", { operands: 1, finding: elevated("su-exec") }],
   ["tini", {}],
@@ -250,7 +280,10 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
 ]);
 
 /** `tool subcommand <command>` forms that run the rest as a command (`uv run`, `bundle exec`). */
-const runSubcommands: ReadonlyMap<string, string> = new Map([
+const runSubcommands: ReadonlyMap<string, string> = new Map<string, string>([
+  ["pnpm", "exec dlx"],
+  ["yarn", "exec dlx"],
+  ["bun", "x"],
   ["uv", "run"],
   ["poetry", "run"],
   ["pipenv", "run"],
@@ -263,8 +296,6 @@ const runSubcommands: ReadonlyMap<string, string> = new Map([
   ["mise", "exec"],
   ["asdf", "exec"],
   ["npm", "exec"],
-  ["pnpm", "exec"],
-  ["yarn", "exec"],
   ["direnv", "exec"],
 ]);
 
@@ -282,7 +313,8 @@ function skipWrapperArguments(
       i++;
       break;
     }
-    if (!isOption(word)) break;
+    // `env -` is `env -i`.
+    if (!isOption(word) && !(word === "-" && rule.dashIsOption === true)) break;
     if (word.startsWith("--")) {
       const [name = word] = word.split("=", 1);
       const takes = rule.longWithArgument?.includes(name) ?? false;
@@ -333,8 +365,9 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
     const first = words[0];
     if (first === undefined) break;
     const name = commandName(first.value);
-    const sub = runSubcommands.get(name);
-    if (sub !== undefined && words[1]?.value === sub) {
+    const subs = runSubcommands.get(name);
+    const sub = words[1]?.value;
+    if (subs !== undefined && sub !== undefined && subs.split(" ").includes(sub)) {
       // `direnv exec DIR cmd`; the others take options (skipped) then the command.
       let next = 2;
       if (name === "direnv") next = 3;
@@ -360,8 +393,25 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
     const found: string[] = [];
     let next = skipWrapperArguments(words, 1, rule, found);
     scripts.push(...found);
-    if (name === "watch" && next < words.length) {
-      // watch joins its words into one command line for `sh -c`.
+    if (rule.scriptAnywhere === true) {
+      // `su root -c 'cmd'`, `flock file -c 'cmd'`: the script option may follow operands.
+      for (let k = next; k < words.length; k++) {
+        const value = (words[k] as ShellWord).value;
+        if (value === "-c" || value === "--command") {
+          const script = words[k + 1]?.value;
+          if (script !== undefined) scripts.push(script);
+          next = words.length;
+          break;
+        }
+        if (value.startsWith("--command=")) {
+          scripts.push(value.slice("--command=".length));
+          next = words.length;
+          break;
+        }
+      }
+    }
+    if (rule.joinsCommand === true && next < words.length) {
+      // watch and ssh join their words into one command line for a shell.
       scripts.push(
         words
           .slice(next)

@@ -81,6 +81,12 @@ const hiddenCriticals = [
   "echo $(case a in a) rm -rf ~;; esac)",
   "gosu root rm -rf ~",
   "uv run rm -rf ~",
+  "pnpm dlx rm -rf ~",
+  "env - rm -rf ~",
+  "su root -c 'rm -rf ~'",
+  "flock /tmp/l -c 'rm -rf ~'",
+  "ssh localhost 'rm -rf ~'",
+  "runuser -u x -- rm -rf ~",
 ];
 
 describe("assessCommandRisk judges what will actually run", () => {
