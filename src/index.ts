@@ -307,8 +307,12 @@ export {
   type CommandRiskAssessment,
   type CommandSegment,
   type CommandSyntaxFlags,
+  type DenyPatternMatch,
+  matchCommandPattern,
+  matchDenyPattern,
   type ParsedCommand,
   parseCommand,
+  validateCommandPattern,
 } from "./shell/index.js";
 // Telemetry: logs, metrics and traces of executions.
 export {
