@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { RememberedPermissions } from "../../src/approval/index.js";
 import type { AinternGate } from "../../src/adapters/shared/index.js";
+import { RememberedPermissions } from "../../src/approval/index.js";
 import type { ApprovalHandler } from "../../src/calls/index.js";
 import { RiskLevel, ToolCategory } from "../../src/core/index.js";
 import type { AuditEntry } from "../../src/execution/index.js";

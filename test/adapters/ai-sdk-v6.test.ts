@@ -9,7 +9,9 @@ import { auditSummary, mixedTurnCalls, textAnswer, toolCallsAnswer } from "./ai-
 let fixture: AdapterFixture;
 afterEach(async () => fixture.close());
 
-function outputsById(messages: readonly ModelMessage[]): Map<string, { type: string; value?: unknown; reason?: unknown }> {
+function outputsById(
+  messages: readonly ModelMessage[],
+): Map<string, { type: string; value?: unknown; reason?: unknown }> {
   const outputs = new Map<string, { type: string; value?: unknown; reason?: unknown }>();
   for (const message of messages) {
     if (message.role !== "tool") continue;
@@ -26,7 +28,10 @@ describe("AI SDK 6: toAiSdkTools with the framework's approval flow", () => {
   });
 
   it("runs a mixed-risk turn: Safe runs, Medium and Critical are asked, the Critical denial, bad arguments and a path escape reach the model as aintern's messages, and everything is audited", async () => {
-    const tools = toAiSdkTools(fixture.processor, { approval: "framework", sessionId: "session-ai6" });
+    const tools = toAiSdkTools(fixture.processor, {
+      approval: "framework",
+      sessionId: "session-ai6",
+    });
     const model = new MockLanguageModelV3({
       doGenerate: [toolCallsAnswer(mixedTurnCalls()), textAnswer("done")],
     });
@@ -47,12 +52,17 @@ describe("AI SDK 6: toAiSdkTools with the framework's approval flow", () => {
     expect(details !== false && details.warning).toBeTruthy();
 
     const outputs = outputsById(first.response.messages);
-    expect(outputs.get("call-safe")).toEqual({ type: "text", value: expect.stringContaining("answer = 42") });
+    expect(outputs.get("call-safe")).toEqual({
+      type: "text",
+      value: expect.stringContaining("answer = 42"),
+    });
     expect(outputs.get("call-bad")?.type).toBe("error-text");
     expect(String(outputs.get("call-bad")?.value)).toMatch(/content/);
     expect(outputs.get("call-escape")?.type).toBe("error-text");
     expect(String(outputs.get("call-escape")?.value)).toMatch(/outside the workspace/i);
-    expect(String(outputs.get("call-unknown")?.value)).toMatch(/not found.*Did you mean 'file-read'/s);
+    expect(String(outputs.get("call-unknown")?.value)).toMatch(
+      /not found.*Did you mean 'file-read'/s,
+    );
 
     messages.push(...first.response.messages, {
       role: "tool",
@@ -60,12 +70,15 @@ describe("AI SDK 6: toAiSdkTools with the framework's approval flow", () => {
         type: "tool-approval-response" as const,
         approvalId: request.approvalId,
         approved: request.toolCall.toolCallId === "call-medium",
-        ...(request.toolCall.toolCallId === "call-critical" ? { reason: "Never on this host" } : {}),
+        ...(request.toolCall.toolCallId === "call-critical"
+          ? { reason: "Never on this host" }
+          : {}),
       })),
     });
     await recordApprovalResponses(fixture.processor, messages, {
       sessionId: "session-ai6",
-      remember: (answer) => (answer.toolName === "file-write" ? { rememberForSession: true } : undefined),
+      remember: (answer) =>
+        answer.toolName === "file-write" ? { rememberForSession: true } : undefined,
     });
     const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
     expect(second.text).toBe("done");
@@ -73,7 +86,10 @@ describe("AI SDK 6: toAiSdkTools with the framework's approval flow", () => {
     expect(fixture.commands).toEqual([]);
     const resumed = outputsById(second.response.messages);
     expect(resumed.get("call-medium")?.type).toBe("text");
-    expect(resumed.get("call-critical")).toMatchObject({ type: "execution-denied", reason: "Never on this host" });
+    expect(resumed.get("call-critical")).toMatchObject({
+      type: "execution-denied",
+      reason: "Never on this host",
+    });
 
     expect(await auditSummary(fixture)).toEqual([
       expect.stringMatching(/^file-raed (failed|validationError)$/),
@@ -86,11 +102,21 @@ describe("AI SDK 6: toAiSdkTools with the framework's approval flow", () => {
   });
 
   it("honours an approval remembered for the session on the next turn: the call runs unasked", async () => {
-    const tools = toAiSdkTools(fixture.processor, { approval: "framework", sessionId: "session-ai6" });
+    const tools = toAiSdkTools(fixture.processor, {
+      approval: "framework",
+      sessionId: "session-ai6",
+    });
     const write = (id: string, path: string) =>
-      toolCallsAnswer([{ toolCallId: id, toolName: "file-write", input: JSON.stringify({ path, content: id }) }]);
+      toolCallsAnswer([
+        { toolCallId: id, toolName: "file-write", input: JSON.stringify({ path, content: id }) },
+      ]);
     const model = new MockLanguageModelV3({
-      doGenerate: [write("w1", "one.txt"), textAnswer("one"), write("w2", "two.txt"), textAnswer("two")],
+      doGenerate: [
+        write("w1", "one.txt"),
+        textAnswer("one"),
+        write("w2", "two.txt"),
+        textAnswer("two"),
+      ],
     });
     const messages: ModelMessage[] = [{ role: "user", content: "write one" }];
     const first = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
@@ -130,7 +156,12 @@ describe("AI SDK 6: toAiSdkTools with aintern's approval handler inline", () => 
     const model = new MockLanguageModelV3({
       doGenerate: [toolCallsAnswer(mixedTurnCalls()), textAnswer("done")],
     });
-    const result = await generateText({ model, tools, prompt: "tidy up", stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      tools,
+      prompt: "tidy up",
+      stopWhen: stepCountIs(5),
+    });
     expect(result.text).toBe("done");
     expect(asked.sort()).toEqual(["file-write", "terminal-execute (warning)"]);
     const outputs = outputsById(result.response.messages);

@@ -1,11 +1,7 @@
 // TEMPORARY (issue 15, until the one-gate issue's processCall / needsApproval / recordDecision
 // land on main): the adapters' gate over the existing ToolCallProcessor, so their tests run. It
 // audits calls that never reach the executor itself, as the gate will.
-import {
-  ApprovalPolicy,
-  type PolicyCall,
-  RememberedPermissions,
-} from "../../src/approval/index.js";
+
 import type {
   AinternGate,
   ApprovalRequirementDetails,
@@ -14,6 +10,11 @@ import type {
   RecordDecisionInput,
   RecordedDecision,
 } from "../../src/adapters/shared/index.js";
+import {
+  ApprovalPolicy,
+  type PolicyCall,
+  RememberedPermissions,
+} from "../../src/approval/index.js";
 import {
   ApprovalDecision,
   type ApprovalDecisionInit,

@@ -54,7 +54,10 @@ export function approvalAnswers(messages: readonly ModelMessage[]): AiSdkApprova
 }
 
 /** Whether the AI SDK asked for approval of this call earlier in `messages`. */
-export function wasApprovalRequested(messages: readonly ModelMessage[], toolCallId: string): boolean {
+export function wasApprovalRequested(
+  messages: readonly ModelMessage[],
+  toolCallId: string,
+): boolean {
   for (const message of messages) {
     if (message.role !== "assistant" || typeof message.content === "string") continue;
     for (const part of message.content) {

@@ -1,4 +1,4 @@
-import { dynamicTool, jsonSchema, type ToolExecutionOptions, type ToolSet } from "ai";
+import { dynamicTool, jsonSchema, type ModelMessage, type ToolSet } from "ai";
 import type { Tool as AinternTool } from "../../tools/index.js";
 import {
   type AinternGate,
@@ -71,6 +71,13 @@ export function toAiSdkTools(processor: AinternGate, options: AiSdkToolsOptions 
   );
 }
 
+/** What the adapter reads of the AI SDK's per-call options (the same in AI SDK 6 and 7). */
+interface CallOptions {
+  readonly toolCallId: string;
+  readonly messages: readonly ModelMessage[];
+  readonly abortSignal?: AbortSignal | undefined;
+}
+
 interface ToolSource {
   readonly description: string;
   readonly inputSchema: AinternTool["inputSchema"];
@@ -95,7 +102,7 @@ function aiSdkTool(
   sessionId: string,
   streamProgress: boolean,
 ): ToolSet[string] {
-  const run = (input: unknown, options: ToolExecutionOptions) => {
+  const run = (input: unknown, options: CallOptions) => {
     const base = {
       toolId,
       parameters: input,
@@ -127,7 +134,7 @@ function aiSdkTool(
     toModelOutput: ({ output }) => toModelOutputOf(output),
     ...(mode === "framework"
       ? {
-          needsApproval: async (input: unknown, options: { toolCallId: string; messages: ToolExecutionOptions["messages"] }) => {
+          needsApproval: async (input: unknown, options: CallOptions) => {
             // A call the AI SDK already asked about keeps needing approval when it checks again on
             // resuming; otherwise a permission remembered meanwhile would turn the approval into
             // a denial.
@@ -147,12 +154,10 @@ function aiSdkTool(
 function frameworkDecision(
   processor: AinternGate,
   sessionId: string,
-  options: ToolExecutionOptions,
+  options: CallOptions,
 ): { decision?: { approved: boolean; reason?: string } } {
   if (takeDecisionRecorded(processor, sessionId, options.toolCallId)) return {};
-  const answer = approvalAnswers(options.messages).find(
-    (a) => a.toolCallId === options.toolCallId,
-  );
+  const answer = approvalAnswers(options.messages).find((a) => a.toolCallId === options.toolCallId);
   if (answer === undefined) return {};
   return {
     decision: {
@@ -167,7 +172,10 @@ function frameworkDecision(
  * call to an unknown or differently-cased tool name reaches aintern. Own keys, enumeration and
  * spreading see only the real tools.
  */
-function withUnknownToolFallback(set: ToolSet, fallback: (name: string) => ToolSet[string]): ToolSet {
+function withUnknownToolFallback(
+  set: ToolSet,
+  fallback: (name: string) => ToolSet[string],
+): ToolSet {
   const made = new Map<string, ToolSet[string]>();
   const unknown = (name: string): ToolSet[string] => {
     let tool = made.get(name);

@@ -1,4 +1,8 @@
-import type { ApprovalDecision, ApprovalDecisionInit, ToolCallLifecycle } from "../../calls/index.js";
+import type {
+  ApprovalDecision,
+  ApprovalDecisionInit,
+  ToolCallLifecycle,
+} from "../../calls/index.js";
 import type { ToolProgress } from "../../context/index.js";
 import type { JsonValue, RiskLevel } from "../../core/index.js";
 import type { ToolResult } from "../../result/index.js";

@@ -8,10 +8,10 @@ export type {
   RecordedDecision,
 } from "./gate-port.js";
 export { progressThenResult } from "./progress-stream.js";
-export { selectTools } from "./select-tools.js";
-export { UnknownAdapterToolError } from "./unknown-adapter-tool-error.js";
 export {
   isDecisionRecorded,
   markDecisionRecorded,
   takeDecisionRecorded,
 } from "./recorded-calls.js";
+export { selectTools } from "./select-tools.js";
+export { UnknownAdapterToolError } from "./unknown-adapter-tool-error.js";

@@ -21,7 +21,11 @@ export function markDecisionRecorded(gate: AinternGate, sessionId: string, callI
 }
 
 /** Whether a decision was recorded for the call; forgets it (a call runs once). */
-export function takeDecisionRecorded(gate: AinternGate, sessionId: string, callId: string): boolean {
+export function takeDecisionRecorded(
+  gate: AinternGate,
+  sessionId: string,
+  callId: string,
+): boolean {
   return recorded.get(gate)?.delete(key(sessionId, callId)) === true;
 }
 

@@ -1,6 +1,6 @@
 import type { Tool } from "../../tools/index.js";
-import { UnknownAdapterToolError } from "./unknown-adapter-tool-error.js";
 import type { AinternGate } from "./gate-port.js";
+import { UnknownAdapterToolError } from "./unknown-adapter-tool-error.js";
 
 /**
  * The processor's tools an adapter exposes: all of them, or those named in `toolIds` (matched
