@@ -1,0 +1,6 @@
+export {
+  AinternLangChainTool,
+  type AinternToolEvent,
+  type LangChainToolsOptions,
+  toLangChainTools,
+} from "./to-langchain-tools.js";
