@@ -41,6 +41,39 @@ export class GateShim implements AinternGate {
   readonly permissions: RememberedPermissions;
   readonly #config: GateShimConfig;
   readonly #decisions = new Map<string, ApprovalDecision | ApprovalDecisionInit>();
+  readonly #pending = new Map<string, ApprovalDecision | ApprovalDecisionInit>();
+  readonly #processors = new Map<string, ToolCallProcessor>();
+
+  #processorFor(sessionId: string): ToolCallProcessor {
+    let processor = this.#processors.get(sessionId);
+    if (processor === undefined) {
+      const handler = this.#config.approvalHandler;
+      processor = new ToolCallProcessor({
+        ...this.#config,
+        policy: this.policy,
+        permissions: this.permissions,
+        sessionId,
+        approvalHandler: {
+          requestApproval: (request, signal, details) => {
+            const decision = this.#pending.get(request.id);
+            if (decision !== undefined) {
+              return (
+                decision instanceof ApprovalDecision ? decision : new ApprovalDecision(decision)
+              ).bindTo(request);
+            }
+            if (handler === undefined) {
+              return ApprovalDecision.deny(
+                "No approval handler is configured, so calls that need approval are denied",
+              ).bindTo(request);
+            }
+            return handler.requestApproval(request, signal, details);
+          },
+        },
+      });
+      this.#processors.set(sessionId, processor);
+    }
+    return processor;
+  }
 
   constructor(config: GateShimConfig) {
     this.#config = config;
@@ -92,32 +125,21 @@ export class GateShim implements AinternGate {
     const decision =
       input.decision ?? (input.callId === undefined ? undefined : this.#decisions.get(key));
     if (input.callId !== undefined) this.#decisions.delete(key);
-    const processor = new ToolCallProcessor({
-      ...this.#config,
-      policy: this.policy,
-      permissions: this.permissions,
-      sessionId,
-      ...(decision === undefined
-        ? {}
-        : {
-            approvalHandler: {
-              requestApproval: (request) =>
-                (decision instanceof ApprovalDecision
-                  ? decision
-                  : new ApprovalDecision(decision)
-                ).bindTo(request),
-            },
-          }),
-    });
+    const processor = this.#processorFor(sessionId);
     const request = new ToolCallRequest({
       toolId: input.toolId,
       toolName: input.toolId,
       ...(input.callId === undefined ? {} : { providerCallId: input.callId }),
       parameters: isJsonObject(input.parameters) ? input.parameters : {},
     });
+    if (decision !== undefined) this.#pending.set(request.id, decision);
     const batch = new ToolCallBatch({ calls: [request] });
     const startedAt = new Date();
-    await processor.process(batch, input.signal);
+    try {
+      await processor.process(batch, input.signal);
+    } finally {
+      this.#pending.delete(request.id);
+    }
     const lifecycle = batch.getLifecycle(request)!;
     const outcome = toolCallOutcome(batch, request);
     const result = lifecycle.result ?? ToolResult.failed(outcome.content);
