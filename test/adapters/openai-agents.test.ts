@@ -10,7 +10,11 @@ import {
   Usage,
 } from "@openai/agents";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { applyDecisions, toAgentsTools } from "../../src/adapters/openai-agents/index.js";
+import {
+  agentsToolNames,
+  applyDecisions,
+  toAgentsTools,
+} from "../../src/adapters/openai-agents/index.js";
 import { ApprovalDecision } from "../../src/calls/index.js";
 import { type AdapterFixture, makeAdapterFixture, mixedTurn } from "./adapter-fixture.js";
 import { auditSummary } from "./ai-sdk-turn.js";
@@ -177,5 +181,39 @@ describe("OpenAI Agents: toAgentsTools", () => {
     const answered = outputs(result.newItems);
     expect(answered.get("call-critical")).toMatch(/denied.*Never on this host/s);
     expect(fixture.read("notes.txt")).toBe("hello");
+  });
+});
+
+describe("OpenAI Agents: names and blanket approvals", () => {
+  it("makes ids the SDK would rewrite into names it keeps, numbering collisions", () => {
+    expect([...agentsToolNames(["file-read", "file_read", "a.b", "x".repeat(70)])]).toEqual([
+      ["file_read", "file-read"],
+      ["file_read_2", "file_read"],
+      ["a_b", "a.b"],
+      ["x".repeat(64), "x".repeat(70)],
+    ]);
+  });
+
+  it("never lets alwaysApprove cover a later Critical call: aintern asks again (and, with no handler, denies)", async () => {
+    fixture = await makeAdapterFixture({ sessionId: "session-critical" });
+    const model = new ScriptedModel([
+      calls([["c1", "terminal_execute", { command: "shutdown -h now" }]]),
+      calls([["c2", "terminal_execute", { command: "shutdown -r now" }]]),
+      text("done"),
+    ]);
+    const agent = new Agent({
+      name: "dev",
+      model,
+      tools: toAgentsTools(fixture.processor, { approval: "framework" }),
+    });
+    const first = await run(agent, "restart");
+    expect(first.interruptions).toHaveLength(1);
+    first.state.approve(first.interruptions[0]!, { alwaysApprove: true });
+    await applyDecisions(first.state, fixture.processor);
+    const second = await run(agent, first.state);
+    const answered = outputs([...first.newItems, ...second.newItems]);
+    expect(answered.get("c1")).toMatch(/ran shutdown -h now/);
+    expect(answered.get("c2")).toMatch(/denied/i);
+    expect(fixture.commands).toEqual(["shutdown -h now"]);
   });
 });

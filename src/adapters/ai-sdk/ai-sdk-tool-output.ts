@@ -28,7 +28,7 @@ export type AinternToolOutput = AinternToolProgress | AinternToolResult;
 export function toolProgressOutput(progress: ToolProgress): AinternToolProgress {
   return {
     type: "progress",
-    message: progress.progressText,
+    message: progress.message === "" ? progress.progressText : progress.message,
     ...(progress.percentComplete === undefined
       ? {}
       : { percentComplete: progress.percentComplete }),

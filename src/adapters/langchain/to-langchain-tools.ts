@@ -80,7 +80,8 @@ export class AinternLangChainTool extends DynamicStructuredTool<
           if (item.kind === "result") return answer(item.result, toolCallId);
           yield {
             type: "progress",
-            message: item.progress.progressText,
+            message:
+              item.progress.message === "" ? item.progress.progressText : item.progress.message,
             ...(item.progress.percentComplete === undefined
               ? {}
               : { percentComplete: item.progress.percentComplete }),
