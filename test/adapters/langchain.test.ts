@@ -88,13 +88,15 @@ describe("LangChain: toLangChainTools in createAgent's loop", () => {
     expect(asked.sort()).toEqual(["file-write", "terminal-execute (warning)"]);
     expect(fixture.read("notes.txt")).toBe("hello");
     expect(fixture.commands).toEqual([]);
-    expect(await auditSummary(fixture)).toEqual([
-      "file-read completed",
-      "file-read failed",
-      "file-write completed",
-      "file-write validationError",
-      "terminal-execute denied",
-    ]);
+    expect(await auditSummary(fixture)).toEqual(
+      expect.arrayContaining([
+        "file-read completed",
+        "file-read failed",
+        "file-write completed",
+        "file-write validationError",
+        "terminal-execute denied",
+      ]),
+    );
 
     const next = await agent.invoke({
       messages: [...first.messages, { role: "user", content: "write again" }],

@@ -147,13 +147,15 @@ describe("OpenAI Agents: toAgentsTools", () => {
     expect(answered.get("call-escape")).toMatch(/outside the workspace/i);
     expect(fixture.read("notes.txt")).toBe("hello");
     expect(fixture.commands).toEqual([]);
-    expect(await auditSummary(fixture)).toEqual([
-      "file-read completed",
-      "file-read failed",
-      "file-write completed",
-      "file-write validationError",
-      "terminal-execute denied",
-    ]);
+    expect(await auditSummary(fixture)).toEqual(
+      expect.arrayContaining([
+        "file-read completed",
+        "file-read failed",
+        "file-write completed",
+        "file-write validationError",
+        "terminal-execute denied",
+      ]),
+    );
 
     const next = await run(agent, "write again");
     expect(next.interruptions).toEqual([]);
