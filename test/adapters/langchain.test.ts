@@ -1,9 +1,13 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
+import { Command, MemorySaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
-import { toLangChainTools } from "../../src/adapters/langchain/index.js";
+import {
+  type AinternApprovalRequest,
+  toLangChainTools,
+} from "../../src/adapters/langchain/index.js";
 import { ApprovalDecision } from "../../src/calls/index.js";
 import { type AdapterFixture, makeAdapterFixture, mixedTurn } from "./adapter-fixture.js";
 import { auditSummary } from "./ai-sdk-turn.js";
@@ -119,5 +123,51 @@ describe("LangChain: toLangChainTools in createAgent's loop", () => {
     expect(message.status).toBe("error");
     expect(message.tool_call_id).toBe("c1");
     expect(String(message.content)).toMatch(/path/);
+  });
+});
+
+describe("LangChain: approval through LangGraph's interrupt()", () => {
+  it("stops the graph with aintern's request (Critical warning included), takes the resumed answer as the decision, audits the denial; a remembered approval does not interrupt next turn", async () => {
+    fixture = await makeAdapterFixture({ sessionId: "session-lg" });
+    const model = new ScriptedChatModel([
+      calls([["c1", "terminal-execute", { command: "shutdown -h now" }]]),
+      new AIMessage("stopped"),
+      calls([["c2", "file-write", { path: "a.txt", content: "a" }]]),
+      new AIMessage("asked"),
+      calls([["c3", "file-write", { path: "b.txt", content: "b" }]]),
+      new AIMessage("remembered"),
+    ]);
+    const agent = createAgent({
+      model,
+      tools: toLangChainTools(fixture.processor, { approval: "interrupt" }),
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "t1" } };
+    const first = await agent.invoke({ messages: [{ role: "user", content: "restart" }] }, config);
+    const request = first.__interrupt__?.[0]?.value as AinternApprovalRequest | undefined;
+    expect(request).toMatchObject({ type: "aintern-approval", toolId: "terminal-execute" });
+    expect(request?.warning).toBeTruthy();
+
+    const denied = await agent.invoke(
+      new Command({ resume: { approved: false, reason: "Never on this host" } }),
+      config,
+    );
+    const c1 = toolMessages(denied.messages).get("c1");
+    expect(c1?.status).toBe("error");
+    expect(String(c1?.content)).toMatch(/Never on this host/);
+    expect(fixture.commands).toEqual([]);
+    expect(await auditSummary(fixture)).toContain("terminal-execute denied");
+
+    const asked = await agent.invoke({ messages: [{ role: "user", content: "write a" }] }, config);
+    expect(asked.__interrupt__).toHaveLength(1);
+    await agent.invoke(
+      new Command({ resume: { approved: true, rememberForSession: true } }),
+      config,
+    );
+    expect(fixture.read("a.txt")).toBe("a");
+
+    const next = await agent.invoke({ messages: [{ role: "user", content: "write b" }] }, config);
+    expect(next.__interrupt__ ?? []).toHaveLength(0);
+    expect(fixture.read("b.txt")).toBe("b");
   });
 });

@@ -15,8 +15,43 @@ import {
   selectTools,
 } from "../shared/index.js";
 
+/**
+ * Who asks a person about calls that need approval:
+ * - `"inline"`: the processor's `approvalHandler`, inside the tool call (without one, such calls
+ *   are denied);
+ * - `"interrupt"`: LangGraph's human-in-the-loop: the tool calls `interrupt()` with an
+ *   {@link AinternApprovalRequest} (the graph needs a checkpointer), and you resume with
+ *   `new Command({ resume: { approved, reason?, rememberForSession?, ... } })`; the answer is
+ *   given to aintern as the call's decision (checked, remembered when asked, audited).
+ */
+export type LangChainApprovalMode = "inline" | "interrupt";
+
+/** What a tool passes to LangGraph's `interrupt()` when a call needs approval. */
+export interface AinternApprovalRequest {
+  readonly type: "aintern-approval";
+  readonly toolId: string;
+  readonly toolCallId?: string;
+  readonly parameters: unknown;
+  /** Why aintern asks, the call's risk, what it will do, and the Critical warning. */
+  readonly reason: string;
+  readonly riskLevel: number;
+  readonly summary: string;
+  readonly warning?: string;
+}
+
+/** The resume value a person gives for an {@link AinternApprovalRequest}. */
+export interface AinternApprovalAnswer {
+  readonly approved: boolean;
+  readonly reason?: string;
+  readonly rememberForSession?: boolean;
+  readonly rememberForTool?: boolean;
+  readonly rememberPattern?: string;
+}
+
 /** Options of {@link toLangChainTools}. */
 export interface LangChainToolsOptions {
+  /** Default `"inline"`. */
+  readonly approval?: LangChainApprovalMode;
   /** The conversation the calls belong to; default the processor's `sessionId`. */
   readonly sessionId?: string;
   /** The tool ids to expose (case-insensitive); default every registered tool. */
@@ -47,7 +82,12 @@ export class AinternLangChainTool extends DynamicStructuredTool<
 > {
   readonly #run: (input: unknown, toolCallId: string | undefined) => Promise<ToolMessage>;
 
-  constructor(processor: AinternGate, source: AinternTool, sessionId: string) {
+  constructor(
+    processor: AinternGate,
+    source: AinternTool,
+    sessionId: string,
+    approval: LangChainApprovalMode = "inline",
+  ) {
     const answer = (result: ProcessCallResult, toolCallId: string | undefined): ToolMessage =>
       new ToolMessage({
         content: result.content,
@@ -74,8 +114,16 @@ export class AinternLangChainTool extends DynamicStructuredTool<
         config?: ToolRunnableConfig,
       ): AsyncGenerator<AinternToolEvent, ToolMessage> {
         const toolCallId = config?.toolCall?.id;
+        const decision =
+          approval === "interrupt"
+            ? await askByInterrupt(processor, source.id, input, sessionId, toolCallId)
+            : undefined;
         for await (const item of progressThenResult((onProgress) =>
-          processor.processCall({ ...callOf(input, toolCallId, config?.signal), onProgress }),
+          processor.processCall({
+            ...callOf(input, toolCallId, config?.signal),
+            onProgress,
+            ...(decision === undefined ? {} : { decision }),
+          }),
         )) {
           if (item.kind === "result") return answer(item.result, toolCallId);
           yield {
@@ -109,6 +157,56 @@ export class AinternLangChainTool extends DynamicStructuredTool<
   }
 }
 
+/**
+ * Asks through LangGraph's `interrupt()` when aintern's policy wants a person: the first run of
+ * the tool stops the graph there; when it is resumed, `interrupt()` returns the person's answer,
+ * which becomes the call's decision. Undefined when no one needs asking.
+ */
+async function askByInterrupt(
+  processor: AinternGate,
+  toolId: string,
+  input: unknown,
+  sessionId: string,
+  toolCallId: string | undefined,
+): Promise<AinternApprovalAnswer | undefined> {
+  const need = await processor.needsApproval(toolId, input, { sessionId });
+  if (need === false) return undefined;
+  // Loaded only here, so aintern/langchain does not need LangGraph unless this mode is used.
+  const { interrupt } = await import("@langchain/langgraph");
+  const request: AinternApprovalRequest = {
+    type: "aintern-approval",
+    toolId,
+    ...(toolCallId === undefined ? {} : { toolCallId }),
+    parameters: input,
+    reason: need.reason,
+    riskLevel: need.riskLevel,
+    summary: need.summary,
+    ...(need.warning === undefined ? {} : { warning: need.warning }),
+  };
+  return approvalAnswerOf(interrupt<AinternApprovalRequest, unknown>(request));
+}
+
+/** The resume value as a decision; anything that is not a clear approval denies. */
+function approvalAnswerOf(value: unknown): AinternApprovalAnswer {
+  if (typeof value !== "object" || value === null || !("approved" in value)) {
+    return { approved: false, reason: "The approval answer was not understood" };
+  }
+  const get = (key: string): unknown => (key in value ? Reflect.get(value, key) : undefined);
+  const text = (key: string): string | undefined => {
+    const v = get(key);
+    return typeof v === "string" ? v : undefined;
+  };
+  const reason = text("reason");
+  const pattern = text("rememberPattern");
+  return {
+    approved: get("approved") === true,
+    ...(reason === undefined ? {} : { reason }),
+    ...(get("rememberForSession") === true ? { rememberForSession: true } : {}),
+    ...(get("rememberForTool") === true ? { rememberForTool: true } : {}),
+    ...(pattern === undefined ? {} : { rememberPattern: pattern }),
+  };
+}
+
 function isToolCall(value: unknown): value is { type: "tool_call"; id?: string; args: unknown } {
   return (
     typeof value === "object" &&
@@ -137,6 +235,6 @@ export function toLangChainTools(
 ): AinternLangChainTool[] {
   const sessionId = options.sessionId ?? processor.sessionId;
   return selectTools(processor, options.tools).map(
-    (tool) => new AinternLangChainTool(processor, tool, sessionId),
+    (tool) => new AinternLangChainTool(processor, tool, sessionId, options.approval),
   );
 }
