@@ -160,7 +160,7 @@ export class GateShim implements AinternGate {
       status: lifecycle.status,
       isError: outcome.isError,
       content: outcome.content,
-      ...(result.success && isJsonObject(result.data) ? { data: result.data } : {}),
+      ...(result.success && result.data !== undefined ? { data: result.data } : {}),
       result,
       lifecycle,
     };

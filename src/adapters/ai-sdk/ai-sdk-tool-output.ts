@@ -1,5 +1,4 @@
 import type { ToolProgress } from "../../context/index.js";
-import type { JsonValue } from "../../core/index.js";
 import type { ProcessCallResult } from "../shared/index.js";
 
 /** A progress report of a running aintern tool: an AI SDK preliminary tool result. */
@@ -19,7 +18,7 @@ export interface AinternToolResult {
   /** The text the model gets: the result, or aintern's message about what went wrong. */
   readonly content: string;
   /** The tool's data, when it completed and returned some. */
-  readonly data?: JsonValue;
+  readonly data?: unknown;
 }
 
 /** What an aintern tool's `execute` yields in the AI SDK: progress reports, then its result. */

@@ -4,7 +4,7 @@ import type {
   ToolCallLifecycle,
 } from "../../calls/index.js";
 import type { ToolProgress } from "../../context/index.js";
-import type { JsonValue, RiskLevel } from "../../core/index.js";
+import type { RiskLevel } from "../../core/index.js";
 import type { ToolResult } from "../../result/index.js";
 import type { Tool } from "../../tools/index.js";
 
@@ -28,7 +28,7 @@ export interface ProcessCallResult {
   readonly status: string;
   readonly isError: boolean;
   readonly content: string;
-  readonly data?: JsonValue;
+  readonly data?: unknown;
   readonly result: ToolResult;
   readonly lifecycle: ToolCallLifecycle;
 }
