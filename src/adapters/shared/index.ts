@@ -1,0 +1,17 @@
+export type {
+  AinternGate,
+  ApprovalRequirementDetails,
+  NeedsApprovalOptions,
+  ProcessCallInput,
+  ProcessCallResult,
+  RecordDecisionInput,
+  RecordedDecision,
+} from "./gate-port.js";
+export { progressThenResult } from "./progress-stream.js";
+export {
+  isDecisionRecorded,
+  markDecisionRecorded,
+  takeDecisionRecorded,
+} from "./recorded-calls.js";
+export { selectTools } from "./select-tools.js";
+export { UnknownAdapterToolError } from "./unknown-adapter-tool-error.js";
