@@ -146,6 +146,18 @@ export class ToolExecutor {
         "Give ToolExecutor either a sandbox or an isolation policy (which configures the default RoutingSandbox), not both",
       );
     }
+    const approval = config.approval;
+    if (
+      approval !== undefined &&
+      approval !== "none" &&
+      (typeof approval?.policy?.decide !== "function" ||
+        typeof approval?.handler?.requestApproval !== "function")
+    ) {
+      throw new ToolExecutionError(
+        "INVALID_CONFIG",
+        'ToolExecutor approval must be { policy: new ApprovalPolicy(), handler } (a handler with requestApproval) or "none"',
+      );
+    }
     const registry = config.registry;
     const license = config.license ?? ungatedLicense;
     const options = resolveExecutorOptions(

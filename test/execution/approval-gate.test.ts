@@ -126,6 +126,19 @@ describe("ToolExecutor approval gate: none configured", () => {
   });
 });
 
+describe("ToolExecutor approval gate: configuration", () => {
+  it("refuses an approval config without a policy or a handler", () => {
+    for (const approval of [
+      {},
+      { policy: new ApprovalPolicy() },
+      { handler: flagApprovalHandler("all") },
+      "always",
+    ]) {
+      expect(() => gated(approval as unknown as ExecutorApproval)).toThrow(/approval must be/);
+    }
+  });
+});
+
 describe('ToolExecutor approval gate: "none"', () => {
   it("runs High and Critical calls unasked (trusted batch jobs)", async () => {
     const { executor } = gated("none");
