@@ -4,7 +4,7 @@ export { closestNames, editDistance } from "./closest-names.js";
 export { ToolErrorCode } from "./error-codes.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 export { isRunningFromSource, packageFileUrl } from "./package-file.js";
-export { keyTextProblem, MAX_KEY_LENGTH } from "./key-text.js";
+export { keyTextProblem, MAX_KEY_LENGTH, replaceControlCharacters } from "./key-text.js";
 export {
   allRiskLevels,
   isRiskLevel,

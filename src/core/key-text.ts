@@ -11,6 +11,8 @@ export const MAX_KEY_LENGTH = 512;
 // stored in PostgreSQL text at all.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: replacing them is the point.
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/g;
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
@@ -36,4 +38,9 @@ export function keyTextProblem(text: string): string | undefined {
   }
   if (loneSurrogate.test(text)) return "contains a lone UTF-16 surrogate, which is not valid text";
   return undefined;
+}
+
+/** `text` with each control character (see {@link keyTextProblem}) replaced by U+FFFD. */
+export function replaceControlCharacters(text: string): string {
+  return text.replace(controlCharacters, "\uFFFD");
 }

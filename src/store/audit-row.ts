@@ -4,10 +4,12 @@ import {
   type JsonValue,
   keyTextProblem,
   MAX_KEY_LENGTH,
+  replaceControlCharacters,
   ToolErrorCode,
 } from "../core/index.js";
 import type { AuditEntry, AuditRecord, AuditStart } from "../execution/audit-log.js";
 import { AuditStatus, auditStatusCode, auditStatusFromCode } from "../execution/audit-status.js";
+import { defaultMaxDataLength, truncateText } from "../result/index.js";
 import { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
 
 /** Each column of `tool_executions`, in the order the store inserts them, and its row field. */
@@ -131,10 +133,30 @@ function requireDate(field: string, value: unknown, executionId: string): Date {
   return value;
 }
 
+/**
+ * Longest `parameters_json`, `metadata_json` and `result_summary`, in characters: the limit of
+ * result data for the model (50,000). Longer JSON is stored as `{"truncatedJson": "<its first
+ * characters>… [truncated N of M characters]"}`, still an object when read back.
+ */
+export const STORED_TEXT_MAX = defaultMaxDataLength;
+
+function capJson(text: string): string {
+  if (text.length <= STORED_TEXT_MAX) return text;
+  let room = STORED_TEXT_MAX - 20;
+  let capped = JSON.stringify({ truncatedJson: truncateText(text, room) });
+  // Escaping may lengthen the cut text: cut again by what it grew.
+  while (capped.length > STORED_TEXT_MAX && room > 0) {
+    room -= capped.length - STORED_TEXT_MAX;
+    capped = JSON.stringify({ truncatedJson: truncateText(text, Math.max(0, room)) });
+  }
+  return capped;
+}
+
 function toJsonText(field: string, value: unknown, executionId: string): string | null {
   if (value === undefined || value === null) return null;
   try {
-    return JSON.stringify(value) ?? null;
+    const text = JSON.stringify(value);
+    return text === undefined ? null : capJson(text);
   } catch (error) {
     throw new InvalidAuditRecordError(
       field,
@@ -178,8 +200,7 @@ function checkBatchId(value: string | null | undefined, executionId: string): st
 export function salvageKey(value: string): string {
   return keyTextProblem(value) === undefined
     ? value
-    : cleanText(value.replace(/[\u0000-\u001f\u007f-\u009f]/g, "\uFFFD"), MAX_KEY_LENGTH) ||
-        "\uFFFD";
+    : cleanText(replaceControlCharacters(value), MAX_KEY_LENGTH) || "\uFFFD";
 }
 
 /** An in-flight execution with its keys made storable (see {@link salvageKey}). */
@@ -272,7 +293,10 @@ export function toAuditRow(
       record.conversationId === undefined
         ? (begun?.conversationId ?? null)
         : optionalText(record.conversationId),
-    resultSummary: optionalText(record.resultSummary),
+    resultSummary:
+      record.resultSummary === undefined || record.resultSummary === null
+        ? null
+        : truncateText(cleanText(String(record.resultSummary)), STORED_TEXT_MAX),
     wasApproved: record.wasApproved === true,
     timedOut: record.timedOut === true,
     wasCancelled: record.wasCancelled === true,

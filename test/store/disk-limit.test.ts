@@ -27,14 +27,17 @@ function runLimited(kib: number, args: readonly string[]): Promise<string[]> {
   return new Promise((resolve, reject) => {
     child.on("exit", () => {
       const lines = output.split("\n").filter((line) => line.length > 0);
-      if (!lines.includes("OPENED")) reject(new Error(`the child did not open its store:\n${errors}`));
+      if (!lines.includes("OPENED"))
+        reject(new Error(`the child did not open its store:\n${errors}`));
       else resolve(lines);
     });
   });
 }
 
 function idsOf(lines: readonly string[], verb: string): string[] {
-  return lines.filter((line) => line.startsWith(`${verb} `)).map((line) => line.split(" ")[1] as string);
+  return lines
+    .filter((line) => line.startsWith(`${verb} `))
+    .map((line) => line.split(" ")[1] as string);
 }
 
 describe("a file-size limit reached while executions start (SQLite)", () => {

@@ -36,7 +36,9 @@ describe("opening a PostgreSQL store on a server that never answers", () => {
     const error = await opening.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreOpenError);
     expect((error as Error).message).toMatch(
-      new RegExp(`no answer from PostgreSQL at 127\\.0\\.0\\.1:${port} within 300 ms \\(connectTimeoutMs\\)`),
+      new RegExp(
+        `no answer from PostgreSQL at 127\\.0\\.0\\.1:${port} within 300 ms \\(connectTimeoutMs\\)`,
+      ),
     );
     expect((error as Error).message).not.toMatch(/secret/);
   });

@@ -80,7 +80,10 @@ describe.each(storeTargets)("keys on $name", ({ make }) => {
     const store = await target.place().open();
     await expect(
       store.audit.begin({ executionId: id, toolName: "keys-tool", startedAt }),
-    ).rejects.toMatchObject({ code: "INVALID_AUDIT_RECORD", message: expect.stringMatching(reason) });
+    ).rejects.toMatchObject({
+      code: "INVALID_AUDIT_RECORD",
+      message: expect.stringMatching(reason),
+    });
     await expect(store.audit.complete(record(id))).rejects.toMatchObject({
       code: "INVALID_AUDIT_RECORD",
     });
@@ -101,9 +104,10 @@ describe.each(storeTargets)("keys on $name", ({ make }) => {
     const store = await target.place().open();
     const saved = { status: "Pending" };
     for (const callId of [longId, "nul\u0000", "tab\tid"]) {
-      await expect(
-        store.calls.save({ callId, record: saved as never }),
-      ).rejects.toMatchObject({ code: "INVALID_TOOL_CALL", field: "callId" });
+      await expect(store.calls.save({ callId, record: saved as never })).rejects.toMatchObject({
+        code: "INVALID_TOOL_CALL",
+        field: "callId",
+      });
     }
     await expect(
       store.calls.save({ callId: "ok", sessionId: longId, record: saved as never }),
