@@ -40,7 +40,8 @@ function idsOf(lines: readonly string[], verb: string): string[] {
     .map((line) => line.split(" ")[1] as string);
 }
 
-describe("a file-size limit reached while executions start (SQLite)", () => {
+// Child processes under a loaded CI machine: give each test a minute.
+describe("a file-size limit reached while executions start (SQLite)", { timeout: 60_000 }, () => {
   const target = useStoreTarget(sqliteTarget);
 
   it("refuses the starts it cannot journal, and every start it allowed has exactly one row after recovery", async () => {
