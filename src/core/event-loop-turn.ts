@@ -2,7 +2,7 @@
  * How long a run of microtasks (promise continuations) may hold the thread before the code
  * that checks {@link turnIsLong} yields to the event loop, in ms.
  */
-export const LONG_TURN_MS = 10;
+export const LONG_TURN_MS = 5;
 
 let turnStartedAt = 0;
 let watching = false;

@@ -10,7 +10,7 @@ interface Waiter {
  * call of `commit`, and each `add` resolves when its item is committed.
  *
  * A commit is scheduled with `queueMicrotask` (with `setImmediate` once the current turn of
- * the event loop has run 10 ms, see `turnIsLong`), never a timer: a caller that awaits each `add`
+ * the event loop has run 5 ms, see `turnIsLong`), never a timer: a caller that awaits each `add`
  * in turn pays one microtask, while callers that add in the same tick (or while an asynchronous
  * commit is running) share one transaction. When a batch fails, its items are retried one by
  * one so that each caller gets its own outcome.
