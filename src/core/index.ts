@@ -2,7 +2,9 @@ export { AinternError } from "./aintern-error.js";
 export { Cancellation } from "./cancellation.js";
 export { closestNames, editDistance } from "./closest-names.js";
 export { ToolErrorCode } from "./error-codes.js";
+export { LONG_TURN_MS, turnIsLong, yieldToEventLoop } from "./event-loop-turn.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+export { keyTextProblem, MAX_KEY_LENGTH, replaceControlCharacters } from "./key-text.js";
 export { isRunningFromSource, packageFileUrl } from "./package-file.js";
 export {
   allRiskLevels,

@@ -10,8 +10,8 @@ import { ToolExecutionEventType } from "./tool-execution-event.js";
 import type { ToolExecutionResult } from "./tool-execution-result.js";
 
 /**
- * Writes each execution to the audit log: `begin` just before the tool runs (the crash
- * evidence), `complete` once the result is known, awaited before the final event so the row is
+ * Writes each execution to the audit log: `begin` when `execute` accepts it (the crash
+ * evidence, awaited before the tool runs), `complete` once the result is known, awaited before the final event so the row is
  * committed when `execute` resolves. A failing `complete` is logged and becomes a Warning event
  * on the execution's log; it never fails the execution.
  */
@@ -26,20 +26,38 @@ export class AuditObserver implements ExecutionObserver {
     this.#logParameters = logParameters;
   }
 
-  onRunning(execution: Execution, tool: Tool): Promise<void> {
+  /**
+   * `begin` as soon as `execute` accepts the execution, before it waits for anything (an
+   * authorizer, a confirmation, a concurrency slot): an execution that is queued when the
+   * process dies is found, as `interrupted`, on the next open.
+   */
+  onStarted(execution: Execution): void {
     const { plan } = execution;
     const identity = auditIdentity(plan);
     execution.identity = identity;
-    return this.#audit.begin({
-      executionId: plan.executionId,
-      toolName: tool.id,
-      startedAt: execution.startedAt,
-      batchId: plan.batchId ?? null,
-      sandboxId: execution.sandboxId,
-      agentId: identity.agentId,
-      userId: identity.userId,
-      conversationId: identity.conversationId,
-    });
+    let begun: Promise<void>;
+    try {
+      begun = this.#audit.begin({
+        executionId: plan.executionId,
+        toolName: plan.toolName,
+        startedAt: execution.startedAt,
+        batchId: plan.batchId ?? null,
+        sandboxId: null,
+        agentId: identity.agentId,
+        userId: identity.userId,
+        conversationId: identity.conversationId,
+      });
+    } catch (error) {
+      begun = Promise.reject(error);
+    }
+    // Awaited in onRunning; an execution that ends before running never awaits it.
+    begun.catch(() => undefined);
+    execution.begun = begun;
+  }
+
+  /** The tool runs only once its start is durable: a `begin` that failed fails the execution. */
+  onRunning(execution: Execution, _tool: Tool): Promise<void> | undefined {
+    return execution.begun;
   }
 
   onSettling(execution: Execution, result: ToolExecutionResult, outcome: Outcome): Promise<void> {

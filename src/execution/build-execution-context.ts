@@ -2,7 +2,7 @@ import { ToolExecutionContext, type ToolProgress } from "../context/index.js";
 import type { Cancellation, JsonObject } from "../core/index.js";
 import type { SandboxRunOptions } from "../sandbox/index.js";
 import type { Tool } from "../tools/index.js";
-import type { Execution } from "./execution.js";
+import { armTimeout, type Execution } from "./execution.js";
 import type { ExecutorRuntime } from "./executor-runtime.js";
 import { hasFullProgressEvents } from "./license.js";
 import { ToolExecutionEventType } from "./tool-execution-event.js";
@@ -112,13 +112,28 @@ function reportProgress(
 export class RunOptions implements SandboxRunOptions {
   readonly cancellation: Cancellation;
   readonly timeoutMs: number;
+  readonly #execution: Execution;
 
-  constructor(cancellation: Cancellation, timeoutMs: number) {
-    this.cancellation = cancellation;
-    this.timeoutMs = timeoutMs;
+  constructor(execution: Execution) {
+    this.#execution = execution;
+    this.cancellation = execution.cancellation;
+    this.timeoutMs = execution.timeoutMs;
   }
 
   get signal(): AbortSignal {
     return this.cancellation.signal;
+  }
+
+  /** Stops the timeout clock while the sandbox waits for a worker; the result restarts it. */
+  holdTimeout(): () => void {
+    const execution = this.#execution;
+    clearTimeout(execution.timer);
+    execution.timer = undefined;
+    let resumed = false;
+    return () => {
+      if (resumed || execution.cancellation.aborted) return;
+      resumed = true;
+      armTimeout(execution);
+    };
   }
 }

@@ -2,6 +2,7 @@ import type { Span } from "@opentelemetry/api";
 import { NIL_UUID, type ToolExecutionContext } from "../context/index.js";
 import { Cancellation, type JsonObject } from "../core/index.js";
 import type { ExecutionObservers } from "./execution-observer.js";
+import { timedOutReason } from "./execution-outcome.js";
 import { ExecutionTracker } from "./execution-tracker.js";
 import type { ToolExecutionEventType } from "./tool-execution-event.js";
 import type { ToolExecutionOptions } from "./tool-execution-options.js";
@@ -41,6 +42,10 @@ export class Execution {
   readonly t0 = performance.now();
   /** The effective timeout, once the run holds a slot. */
   timeoutMs = 0;
+  /** The timeout's timer while it runs (a sandbox may hold it: see `holdTimeout`). */
+  timer: NodeJS.Timeout | undefined;
+  /** Owned by the audit observer: the `begin` made when the execution was accepted. */
+  begun: Promise<void> | undefined;
   /** The sandbox that ran the tool (`in-process`, `process`), once one was chosen. */
   sandboxId: string | null = null;
   /** The arguments an approver edited, when they did: the tool runs with these. */
@@ -113,4 +118,15 @@ export function shownParameters(
   logParameters: boolean,
 ): Readonly<Record<string, unknown>> | "[redacted]" {
   return logParameters ? (plan.input.parameters ?? {}) : "[redacted]";
+}
+
+/** Starts (or restarts, with the whole timeout) the execution's timeout clock. */
+export function armTimeout(execution: Execution): void {
+  clearTimeout(execution.timer);
+  execution.timer = setTimeout(abortOnTimeout, execution.timeoutMs, execution);
+}
+
+/** The timeout timer's callback: a plain function, so no closure is made per execution. */
+function abortOnTimeout(execution: Execution): void {
+  execution.cancellation.abort(timedOutReason(execution.timeoutMs));
 }

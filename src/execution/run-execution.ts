@@ -1,11 +1,18 @@
 import type { ToolExecutionContext } from "../context/index.js";
-import { type Cancellation, isJsonObject, ToolErrorCode } from "../core/index.js";
+import {
+  type Cancellation,
+  isJsonObject,
+  keyTextProblem,
+  ToolErrorCode,
+  turnIsLong,
+  yieldToEventLoop,
+} from "../core/index.js";
 import { ToolResult } from "../result/index.js";
 import type { ToolValidationResult } from "../validation/index.js";
 import { approvalNeed, askApproval, isPreApproved } from "./approval-step.js";
 import { buildExecutionContext, RunOptions } from "./build-execution-context.js";
 import { ConcurrencyLimitError } from "./concurrency-limiter.js";
-import { Execution, type ExecutionPlan } from "./execution.js";
+import { armTimeout, Execution, type ExecutionPlan } from "./execution.js";
 import {
   cancelledReason,
   finalEventType,
@@ -13,7 +20,6 @@ import {
   statusOf,
   stoppedOutcome,
   thrownResult,
-  timedOutReason,
 } from "./execution-outcome.js";
 import { STANDARD_MESSAGES } from "./execution-tracker.js";
 import type { ExecutorRuntime } from "./executor-runtime.js";
@@ -28,7 +34,7 @@ import { ToolExecutionStatus } from "./tool-execution-status.js";
  * lookup, authorization, validation, approval (see `approval-step.ts`), a slot, InProgress, the
  * sandboxed run under a timeout, then the record (the observers' `onSettling`: the audit row), the final event and
  * `onFinished`. Resolves with a result for anything the tool or the model did; throws only
- * {@link ToolExecutionError} `DUPLICATE_EXECUTION_ID`.
+ * {@link ToolExecutionError} `DUPLICATE_EXECUTION_ID` and `INVALID_EXECUTION_ID`.
  */
 export async function runExecution(
   runtime: ExecutorRuntime,
@@ -36,6 +42,13 @@ export async function runExecution(
 ): Promise<ToolExecutionResult> {
   const { executionId } = plan;
   const { observers } = runtime;
+  const problem = typeof executionId === "string" ? keyTextProblem(executionId) : "is not a string";
+  if (problem !== undefined) {
+    throw new ToolExecutionError(
+      "INVALID_EXECUTION_ID",
+      `The executionId ${problem}. Give each execution a short, printable id (a UUID is ideal), or leave it out to get one.`,
+    );
+  }
   if (runtime.tracking.running(executionId) !== undefined) {
     throw new ToolExecutionError(
       "DUPLICATE_EXECUTION_ID",
@@ -106,6 +119,8 @@ export async function runExecution(
 async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise<Outcome> {
   const { plan, cancellation } = execution;
   const { executionId, toolName } = plan;
+  // A stream of executions that never wait (synchronous tools) must not starve timers and I/O.
+  if (turnIsLong()) await yieldToEventLoop();
 
   // 1. Lookup
   const tool = runtime.registry.getTool(toolName);
@@ -195,7 +210,7 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
       runtime.options.defaultTimeoutMs,
     );
     execution.timeoutMs = timeoutMs;
-    const timer = setTimeout(abortOnTimeout, timeoutMs, execution);
+    armTimeout(execution);
     try {
       execution.emit(
         ToolExecutionEventType.InProgress,
@@ -213,7 +228,7 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
       }
 
       // 6. Run
-      const run = await runtime.sandbox.run(tool, context, new RunOptions(cancellation, timeoutMs));
+      const run = await runtime.sandbox.run(tool, context, new RunOptions(execution));
       if (run.kind === "aborted" || cancellation.aborted) {
         return stoppedOutcome(
           tool,
@@ -240,16 +255,12 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
         timeoutMs,
       };
     } finally {
-      clearTimeout(timer);
+      clearTimeout(execution.timer);
+      execution.timer = undefined;
     }
   } finally {
     runtime.limiter.release();
   }
-}
-
-/** The timeout timer's callback: a plain function, so no closure is made per execution. */
-function abortOnTimeout(execution: Execution): void {
-  execution.cancellation.abort(timedOutReason(execution.timeoutMs));
 }
 
 /** Cancels `cancellation` when `signal` aborts; returns a detach function. */

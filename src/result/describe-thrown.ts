@@ -1,6 +1,6 @@
 import { AinternError, ToolErrorCode } from "../core/index.js";
 import { safeJsonStringify } from "./safe-json.js";
-import { truncateText } from "./truncate-text.js";
+import { defaultMaxDataLength, truncateText } from "./truncate-text.js";
 
 /** What a result records about a thrown value. */
 export interface ThrownDescription {
@@ -28,7 +28,7 @@ export function describeThrown(thrown: unknown): ThrownDescription {
   }
   const message =
     typeof thrown === "string"
-      ? thrown
+      ? truncateText(thrown, defaultMaxDataLength)
       : truncateText(safeJsonStringify(thrown), maxThrownValueLength);
   return {
     exception: new Error(message, { cause: thrown }),
@@ -48,8 +48,12 @@ function isErrorLike(value: unknown): value is Error {
   );
 }
 
+// A thrown message is model-facing text: kept no longer than result data may be, so a 50 MB
+// message is not copied into results, events, logs and lifecycle records whole.
 function messageOf(error: Error): string {
-  return error.message !== "" ? error.message : typeNameOf(error);
+  return error.message !== ""
+    ? truncateText(error.message, defaultMaxDataLength)
+    : typeNameOf(error);
 }
 
 function typeNameOf(error: Error): string {

@@ -384,30 +384,35 @@ export class ToolResult<TData = unknown> {
    * Duration: 1250ms
    * ```
    *
-   * Lines without a value are left out; data is shown for successes only.
+   * Lines without a value are left out; data is shown for successes only. Every text (data,
+   * message, error, artifact paths and descriptions, suggestions) is cut to the same limit,
+   * `maxDataLength`, with a note of how much was cut.
    */
   toLlmContext(options: ToLlmContextOptions = {}): string {
+    // Every text here obeys the data's limit: a 50 MB error message is cut like 50 MB of data.
+    const limit = options.maxDataLength ?? this.maxDataLength ?? defaultMaxDataLength;
+    const cap = (text: string): string => truncateText(text, limit);
     const lines: string[] = [];
     if (this.success) {
-      lines.push("Result: Success", `Message: ${this.message}`);
+      lines.push("Result: Success", `Message: ${cap(this.message)}`);
       const serialized = this.getSerializedData(options.maxDataLength);
       if (serialized !== "") lines.push(`Data: ${serialized}`);
     } else {
-      lines.push("Result: Failed", `Error: ${this.error ?? ""}`);
-      if (this.errorCode !== undefined) lines.push(`Error Code: ${this.errorCode}`);
+      lines.push("Result: Failed", `Error: ${cap(this.error ?? "")}`);
+      if (this.errorCode !== undefined) lines.push(`Error Code: ${cap(this.errorCode)}`);
     }
     if (this.artifacts.length > 0) {
       lines.push("Artifacts:");
       for (const artifact of this.artifacts) {
-        lines.push(`  - ${artifact.type}: ${artifact.path}`);
+        lines.push(`  - ${artifact.type}: ${cap(artifact.path)}`);
         if (artifact.description !== undefined) {
-          lines.push(`    Description: ${artifact.description}`);
+          lines.push(`    Description: ${cap(artifact.description)}`);
         }
       }
     }
     if (this.suggestedFollowUps !== undefined) {
       lines.push("Suggested next steps:");
-      for (const suggestion of this.suggestedFollowUps) lines.push(`  - ${suggestion}`);
+      for (const suggestion of this.suggestedFollowUps) lines.push(`  - ${cap(suggestion)}`);
     }
     if (this.durationMs > 0) lines.push(`Duration: ${this.durationMs.toFixed(0)}ms`);
     return lines.join("\n").trimEnd();

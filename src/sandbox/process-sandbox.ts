@@ -469,13 +469,21 @@ export class ProcessSandbox implements ToolSandbox {
     limits: RunLimits,
   ): Promise<SandboxOutcome> {
     try {
-      const worker = await this.#acquire(limits.memoryMb, options);
+      // Waiting for a worker to start is not the tool's time: hold its timeout meanwhile.
+      const resumeTimeout = options.holdTimeout?.();
+      let worker: WorkerProcess | undefined;
+      try {
+        worker = await this.#acquire(limits.memoryMb, options);
+      } finally {
+        resumeTimeout?.();
+      }
       if (worker === undefined) return abortedAndStopped;
       if (runAborted(options)) {
         this.#release(worker);
         return abortedAndStopped;
       }
-      return await this.#runIn(worker, tool, ref, context, options, limits);
+      const started = resumeTimeout === undefined ? limits.started : performance.now();
+      return await this.#runIn(worker, tool, ref, context, options, { ...limits, started });
     } catch (error) {
       return { kind: "threw", error };
     }

@@ -17,6 +17,14 @@ export interface SandboxRunOptions {
    * sandbox may wait on it instead, which leaves the signal unmade until the tool reads it.
    */
   readonly cancellation?: Cancellation;
+  /**
+   * Stops the execution's timeout clock while the sandbox waits for something the tool needs
+   * before it can start (a pooled worker process to start); the returned function starts the
+   * clock again, with the whole timeout, when the tool starts. The wait does not count against
+   * the tool's timeout, as the executor's wait for a concurrency slot does not. Cancellation
+   * still ends the wait at once. Absent when the executor does not offer it.
+   */
+  readonly holdTimeout?: () => () => void;
 }
 
 /** How a sandboxed run ended. */

@@ -2,7 +2,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql
 import type { AuditEntry, AuditFilter, AuditPage, AuditQuery } from "../execution/audit-log.js";
 import { auditStatusCode } from "../execution/audit-status.js";
 import { type AuditCursor, decodeAuditCursor, encodeAuditCursor } from "./audit-cursor.js";
-import { toAuditEntry } from "./audit-row.js";
+import { cleanText, toAuditEntry } from "./audit-row.js";
 import { InvalidAuditQueryError } from "./invalid-audit-query-error.js";
 import type { StoreTables } from "./store-tables.js";
 
@@ -31,7 +31,7 @@ export class AuditReader {
     const row = await this.#db
       .selectFrom("tool_executions")
       .selectAll()
-      .where("execution_id", "=", executionId)
+      .where("execution_id", "=", cleanText(String(executionId)))
       .orderBy("started_at", "desc")
       .orderBy("id", "desc")
       .limit(1)
@@ -116,7 +116,25 @@ interface CheckedFilter extends Omit<AuditFilter, "status"> {
   readonly statusCodes?: readonly number[];
 }
 
-function checkFilter(filter: AuditFilter): CheckedFilter {
+const TEXT_FILTERS = [
+  "executionId",
+  "toolName",
+  "batchId",
+  "userId",
+  "agentId",
+  "conversationId",
+] as const;
+
+function checkFilter(query: AuditFilter): CheckedFilter {
+  // Text is stored with NUL as U+FFFD (PostgreSQL cannot hold NUL): compare it the same way,
+  // so a NUL in a filter matches on both dialects instead of failing on one.
+  let filter = query;
+  for (const field of TEXT_FILTERS) {
+    const value = filter[field];
+    if (typeof value === "string" && value.includes("\0")) {
+      filter = { ...filter, [field]: cleanText(value) };
+    }
+  }
   for (const field of ["from", "to"] as const) {
     const value = filter[field];
     if (value !== undefined && (!(value instanceof Date) || Number.isNaN(value.getTime()))) {

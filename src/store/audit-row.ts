@@ -1,6 +1,15 @@
-import { isJsonObject, type JsonObject, type JsonValue, ToolErrorCode } from "../core/index.js";
+import {
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  keyTextProblem,
+  MAX_KEY_LENGTH,
+  replaceControlCharacters,
+  ToolErrorCode,
+} from "../core/index.js";
 import type { AuditEntry, AuditRecord, AuditStart } from "../execution/audit-log.js";
 import { AuditStatus, auditStatusCode, auditStatusFromCode } from "../execution/audit-status.js";
+import { defaultMaxDataLength, truncateText } from "../result/index.js";
 import { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
 
 /** Each column of `tool_executions`, in the order the store inserts them, and its row field. */
@@ -124,10 +133,30 @@ function requireDate(field: string, value: unknown, executionId: string): Date {
   return value;
 }
 
+/**
+ * Longest `parameters_json`, `metadata_json` and `result_summary`, in characters: the limit of
+ * result data for the model (50,000). Longer JSON is stored as `{"truncatedJson": "<its first
+ * characters>… [truncated N of M characters]"}`, still an object when read back.
+ */
+export const STORED_TEXT_MAX = defaultMaxDataLength;
+
+function capJson(text: string): string {
+  if (text.length <= STORED_TEXT_MAX) return text;
+  let room = STORED_TEXT_MAX - 20;
+  let capped = JSON.stringify({ truncatedJson: truncateText(text, room) });
+  // Escaping may lengthen the cut text: cut again by what it grew.
+  while (capped.length > STORED_TEXT_MAX && room > 0) {
+    room -= capped.length - STORED_TEXT_MAX;
+    capped = JSON.stringify({ truncatedJson: truncateText(text, Math.max(0, room)) });
+  }
+  return capped;
+}
+
 function toJsonText(field: string, value: unknown, executionId: string): string | null {
   if (value === undefined || value === null) return null;
   try {
-    return JSON.stringify(value) ?? null;
+    const text = JSON.stringify(value);
+    return text === undefined ? null : capJson(text);
   } catch (error) {
     throw new InvalidAuditRecordError(
       field,
@@ -139,10 +168,48 @@ function toJsonText(field: string, value: unknown, executionId: string): string 
 
 function checkExecutionId(value: unknown): string {
   const executionId = requireText("executionId", value);
-  if (executionId.length === 0) {
-    throw new InvalidAuditRecordError("executionId", "Audit executionId must not be empty.");
+  const problem = keyTextProblem(executionId);
+  if (problem !== undefined) {
+    throw new InvalidAuditRecordError(
+      "executionId",
+      `Audit executionId ${problem}; nothing was written. Give the execution a shorter, printable id (a UUID is ideal).`,
+    );
   }
-  return cleanText(executionId);
+  return executionId;
+}
+
+/** A batch id is indexed: refused, like an execution id, when it cannot be a key. */
+function checkBatchId(value: string | null | undefined, executionId: string): string | null {
+  if (value === undefined || value === null) return null;
+  const batchId = requireText("batchId", value, executionId);
+  const problem = keyTextProblem(batchId);
+  if (problem !== undefined) {
+    throw new InvalidAuditRecordError(
+      "batchId",
+      `Audit batchId of execution '${executionId}' ${problem}; nothing was written.`,
+      executionId,
+    );
+  }
+  return batchId;
+}
+
+/**
+ * A key as recovery writes it: a row that a store before these checks let in (or that was
+ * damaged) is cut and cleaned rather than allowed to stop the recovery of every other row.
+ */
+export function salvageKey(value: string): string {
+  return keyTextProblem(value) === undefined
+    ? value
+    : cleanText(replaceControlCharacters(value), MAX_KEY_LENGTH) || "\uFFFD";
+}
+
+/** An in-flight execution with its keys made storable (see {@link salvageKey}). */
+export function salvageInflight(execution: InflightExecution): InflightExecution {
+  const executionId = salvageKey(execution.executionId);
+  const batchId = execution.batchId === null ? null : salvageKey(execution.batchId);
+  return executionId === execution.executionId && batchId === execution.batchId
+    ? execution
+    : { ...execution, executionId, batchId };
 }
 
 /** Validates a `begin` argument and turns it into the in-flight form, with a new row id. */
@@ -154,7 +221,7 @@ export function toInflight(start: AuditStart, id: string): InflightExecution {
     toolName: cleanText(requireText("toolName", start.toolName, executionId), TOOL_NAME_MAX),
     startedAt: requireDate("startedAt", start.startedAt, executionId),
     parametersJson: toJsonText("parameters", start.parameters, executionId),
-    batchId: optionalText(start.batchId),
+    batchId: checkBatchId(start.batchId, executionId),
     userId: optionalText(start.userId),
     agentId: optionalText(start.agentId),
     conversationId: optionalText(start.conversationId),
@@ -214,7 +281,10 @@ export function toAuditRow(
         : optionalText(record.sandboxId, SANDBOX_ID_MAX),
     agentId: record.agentId === undefined ? (begun?.agentId ?? null) : optionalText(record.agentId),
     userId: record.userId === undefined ? (begun?.userId ?? null) : optionalText(record.userId),
-    batchId: record.batchId === undefined ? (begun?.batchId ?? null) : optionalText(record.batchId),
+    batchId:
+      record.batchId === undefined
+        ? (begun?.batchId ?? null)
+        : checkBatchId(record.batchId, executionId),
     metadataJson:
       record.metadata === undefined
         ? (begun?.metadataJson ?? null)
@@ -223,7 +293,10 @@ export function toAuditRow(
       record.conversationId === undefined
         ? (begun?.conversationId ?? null)
         : optionalText(record.conversationId),
-    resultSummary: optionalText(record.resultSummary),
+    resultSummary:
+      record.resultSummary === undefined || record.resultSummary === null
+        ? null
+        : truncateText(cleanText(String(record.resultSummary)), STORED_TEXT_MAX),
     wasApproved: record.wasApproved === true,
     timedOut: record.timedOut === true,
     wasCancelled: record.wasCancelled === true,

@@ -1,3 +1,5 @@
+import { turnIsLong } from "../core/index.js";
+
 interface Waiter {
   resolve(): void;
   reject(error: unknown): void;
@@ -7,7 +9,8 @@ interface Waiter {
  * Group commit: items added while a commit is scheduled or running are written together, by one
  * call of `commit`, and each `add` resolves when its item is committed.
  *
- * A commit is scheduled with `queueMicrotask`, never a timer: a caller that awaits each `add`
+ * A commit is scheduled with `queueMicrotask` (with `setImmediate` once the current turn of
+ * the event loop has run 5 ms, see `turnIsLong`), never a timer: a caller that awaits each `add`
  * in turn pays one microtask, while callers that add in the same tick (or while an asynchronous
  * commit is running) share one transaction. When a batch fails, its items are retried one by
  * one so that each caller gets its own outcome.
@@ -55,7 +58,10 @@ export class GroupCommit<T> {
   #schedule(): void {
     if (this.#scheduled || this.#running) return;
     this.#scheduled = true;
-    queueMicrotask(this.#flush);
+    // A synchronous commit resolves its callers in microtasks: after a long run of them, the
+    // next commit waits for an immediate so that timers and I/O keep their turn.
+    if (turnIsLong()) setImmediate(this.#flush);
+    else queueMicrotask(this.#flush);
   }
 
   readonly #flush = (): void => {

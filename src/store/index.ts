@@ -4,12 +4,14 @@
  * public parts.
  */
 export { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "./audit-reader.js";
+export { DEFAULT_QUICK_CHECK_MAX_BYTES } from "./check-sqlite-integrity.js";
 export { InvalidAuditQueryError } from "./invalid-audit-query-error.js";
 export { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
 export { InvalidPermissionGrantError } from "./invalid-permission-grant-error.js";
 export { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 export { ACCEPTED_STORE_URLS, InvalidStoreUrlError } from "./invalid-store-url-error.js";
 export { InvalidToolCallError } from "./invalid-tool-call-error.js";
+export { JournalWriteError } from "./journal-write-error.js";
 export { MissingDriverError } from "./load-pg.js";
 export {
   openPostgresStore,
@@ -18,6 +20,11 @@ export {
 } from "./open-postgres-store.js";
 export { openSqliteStore, type SqliteDatabaseLike } from "./open-sqlite-store.js";
 export { openStore } from "./open-store.js";
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+} from "./postgres-connection.js";
+export { RECOVERY_SKIPPED_WARNING } from "./report-recovery-skip.js";
 export type { Store, StoreDialect } from "./store.js";
 export { StoreClosedError } from "./store-closed-error.js";
 export {

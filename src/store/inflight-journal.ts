@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { InflightExecution } from "./audit-row.js";
+import { JournalWriteError } from "./journal-write-error.js";
 import { processExists, processRegistry } from "./process-exists.js";
 
 /** Past this size the journal is emptied as soon as nothing is in flight. */
@@ -29,7 +30,10 @@ const namePattern = /^(\d+)\.([0-9a-f]+)(\.tmp)?$/;
  * `<db>-inflight.<pid>.<token>`, one per open store.
  *
  * `begin` appends one line with a single `writeSync` (starts made in the same tick while other
- * executions are in flight share one). The line is then in the kernel's page
+ * executions are in flight share one), checked for its full length: a short or failed write
+ * (full disk, file-size limit) is taken back with `ftruncate` and throws
+ * {@link JournalWriteError}, so the execution fails before its tool runs; if even the take-back
+ * fails, every later write throws. The line is then in the kernel's page
  * cache, so it survives the process being killed; like `synchronous = NORMAL` it is not fsynced
  * and may be lost if the machine itself goes down. `complete` writes nothing here: an execution
  * is finished exactly when its audit row (same id) exists. The file is emptied when nothing is
@@ -43,6 +47,8 @@ export class InflightJournal {
   readonly path: string;
   #fd: number | undefined;
   #bytes = 0;
+  /** Set when a torn line could not be taken back: the file can take no more lines. */
+  #broken: JournalWriteError | undefined;
 
   constructor(databasePath: string) {
     this.path = `${databasePath}-inflight.${process.pid}.${randomBytes(6).toString("hex")}`;
@@ -58,8 +64,36 @@ export class InflightJournal {
 
   /** Appends lines made by {@link InflightJournal.lineOf}, several at once, with one write. */
   write(text: string): void {
+    if (this.#broken !== undefined) throw this.#broken;
     this.#fd ??= openSync(this.path, "a");
-    this.#bytes += writeSync(this.#fd, text);
+    const fd = this.#fd;
+    let written = 0;
+    let length = text.length;
+    try {
+      written = writeSync(fd, text);
+      length = Buffer.byteLength(text);
+      if (written < length) {
+        // A short write: the rest goes byte-exact; the next call reports why it cannot.
+        const bytes = Buffer.from(text);
+        while (written < length) {
+          const more = writeSync(fd, bytes, written, length - written);
+          if (more <= 0) throw new Error("the write made no progress");
+          written += more;
+        }
+      }
+    } catch (error) {
+      const failure = new JournalWriteError(this.path, written, length, error);
+      if (written > 0) {
+        // Take the torn line back so that the next line starts a line of its own.
+        try {
+          ftruncateSync(fd, this.#bytes);
+        } catch {
+          this.#broken = failure;
+        }
+      }
+      throw failure;
+    }
+    this.#bytes += written;
   }
 
   /** The journal line (newline included) that records `execution`. */
@@ -119,25 +153,49 @@ export class InflightJournal {
 
   /** The executions a journal file records (lines that cannot be read are skipped). */
   static read(path: string): InflightExecution[] {
+    return InflightJournal.scan(path).executions;
+  }
+
+  /**
+   * The executions a journal file records, and why any line was skipped: a last line with no
+   * newline was torn by a crash in the middle of its write (its execution never started: a
+   * start waits for its whole line), any other unreadable line was damaged.
+   */
+  static scan(path: string): JournalScan {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
     } catch {
-      return [];
+      return { executions: [], skipped: [] };
     }
     const executions: InflightExecution[] = [];
-    for (const line of text.split("\n")) {
-      if (line.length === 0) continue;
+    const skipped: string[] = [];
+    const lines = text.split("\n");
+    lines.forEach((line, index) => {
+      if (line.length === 0) return;
+      if (index === lines.length - 1) {
+        // No newline after it: its write never finished, so its execution never started.
+        skipped.push(`a torn last line of ${line.length} characters (its write was cut short)`);
+        return;
+      }
       const execution = fromJournalLine(line);
       if (execution !== undefined) executions.push(execution);
-    }
-    return executions;
+      else skipped.push(`line ${index + 1} is not a journal line`);
+    });
+    return { executions, skipped };
   }
 
   /** Deletes a journal once its executions are accounted for. */
   static remove(path: string): void {
     removeFile(path);
   }
+}
+
+/** What {@link InflightJournal.scan} found in a journal file. */
+export interface JournalScan {
+  readonly executions: InflightExecution[];
+  /** One reason per line that was skipped. */
+  readonly skipped: string[];
 }
 
 type JournalFields = [

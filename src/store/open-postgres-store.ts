@@ -6,6 +6,7 @@ import { loadPg } from "./load-pg.js";
 import { migrateStore } from "./migrate-store.js";
 import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { postgresCallOwnership } from "./postgres-call-ownership.js";
+import { postgresConnectFailure, postgresConnection } from "./postgres-connection.js";
 import { PostgresLease } from "./postgres-lease.js";
 import type { Store } from "./store.js";
 import { checkStoreConfig, DEFAULT_POOL_SIZE, type StoreConfig } from "./store-config.js";
@@ -84,10 +85,11 @@ async function openWithUrl(url: string, schema: string, config: StoreConfig): Pr
     );
   }
   const pg = await loadPg();
-  const connection = {
-    connectionString: location.connectionString,
-    application_name: config.applicationName ?? "aintern",
-  };
+  const connection = postgresConnection(
+    location.connectionString,
+    config.applicationName ?? "aintern",
+    config,
+  );
   const pool = new pg.Pool({ ...connection, max: config.poolSize ?? DEFAULT_POOL_SIZE });
   // An idle pooled connection that breaks must not crash the process; the next query reports it.
   pool.on("error", () => undefined);
@@ -99,7 +101,15 @@ async function openWithUrl(url: string, schema: string, config: StoreConfig): Pr
       PostgresLease.acquire(
         async () => {
           const client = new pg.Client(connection);
-          await client.connect();
+          try {
+            await client.connect();
+          } catch (error) {
+            throw postgresConnectFailure(
+              location.connectionString,
+              connection.connectionTimeoutMillis,
+              error,
+            );
+          }
           return client;
         },
         (client) => client.end(),

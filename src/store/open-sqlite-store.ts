@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { assembleStore } from "./assemble-store.js";
+import { checkSqliteIntegrity, DEFAULT_QUICK_CHECK_MAX_BYTES } from "./check-sqlite-integrity.js";
 import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 import { migrateStore } from "./migrate-store.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
@@ -72,6 +73,13 @@ export async function openSqliteStore(
       database = target as unknown as Database.Database;
     }
     database.pragma(`busy_timeout = ${config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+    if (!database.memory && database.name !== "") {
+      checkSqliteIntegrity(
+        database,
+        database.name,
+        config.quickCheckMaxBytes ?? DEFAULT_QUICK_CHECK_MAX_BYTES,
+      );
+    }
     database.pragma("journal_mode = WAL");
     database.pragma("synchronous = NORMAL");
   } catch (error) {

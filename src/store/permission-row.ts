@@ -1,5 +1,5 @@
 import type { PermissionGrant, PermissionPatternKind } from "../approval/index.js";
-import { isRiskLevel, RiskLevel } from "../core/index.js";
+import { isRiskLevel, keyTextProblem, RiskLevel } from "../core/index.js";
 import { InvalidPermissionGrantError } from "./invalid-permission-grant-error.js";
 import { unstorableTextReason } from "./storable-text.js";
 import type { ToolPermissionsTable } from "./store-tables.js";
@@ -7,7 +7,13 @@ import { fromStoredTime, toStoredTime } from "./stored-time.js";
 
 const patternKinds: ReadonlySet<string> = new Set<PermissionPatternKind>(["path", "command"]);
 
-function text(field: string, value: unknown, grantId: string | undefined, required: boolean) {
+function text(
+  field: string,
+  value: unknown,
+  grantId: string | undefined,
+  required: boolean,
+  isKey = false,
+) {
   if (value === undefined && !required) return null;
   if (typeof value !== "string" || (required && value.length === 0)) {
     throw new InvalidPermissionGrantError(
@@ -16,7 +22,7 @@ function text(field: string, value: unknown, grantId: string | undefined, requir
       grantId,
     );
   }
-  const problem = unstorableTextReason(value);
+  const problem = isKey ? keyTextProblem(value) : unstorableTextReason(value);
   if (problem !== undefined) {
     throw new InvalidPermissionGrantError(field, `Permission grant ${field} ${problem}.`, grantId);
   }
@@ -46,7 +52,7 @@ export function toPermissionRow(
   if (typeof grant !== "object" || grant === null) {
     throw new InvalidPermissionGrantError("grant", "A permission grant must be an object.");
   }
-  const id = text("id", grant.id, undefined, true) as string;
+  const id = text("id", grant.id, undefined, true, true) as string;
   if (grant.scope !== "tool") {
     throw new InvalidPermissionGrantError(
       "scope",
@@ -54,7 +60,7 @@ export function toPermissionRow(
       id,
     );
   }
-  const toolId = text("toolId", grant.toolId, id, true) as string;
+  const toolId = text("toolId", grant.toolId, id, true, true) as string;
   if (!isRiskLevel(grant.maxRiskLevel)) {
     throw new InvalidPermissionGrantError(
       "maxRiskLevel",
@@ -81,7 +87,7 @@ export function toPermissionRow(
     tool_id: toolId,
     tool_key: toolId.toLowerCase(),
     scope: grant.scope,
-    session_id: text("sessionId", grant.sessionId, id, false),
+    session_id: text("sessionId", grant.sessionId, id, false, true),
     pattern: text("pattern", grant.pattern, id, false),
     pattern_kind: grant.patternKind ?? null,
     max_risk_level: grant.maxRiskLevel,

@@ -10,9 +10,12 @@ import {
   auditRowValues,
   INTERRUPTED_MESSAGE,
   type InflightExecution,
+  interruptedRow,
+  salvageInflight,
 } from "./audit-row.js";
 import { GroupCommit } from "./group-commit.js";
 import { LEASE_LOCK_CLASS, type PostgresLease } from "./postgres-lease.js";
+import { reportRecoverySkip } from "./report-recovery-skip.js";
 import type { StoreState } from "./store-state.js";
 import type { StoreTables } from "./store-tables.js";
 import { TOOL_EXECUTIONS_INFLIGHT_TABLE, TOOL_EXECUTIONS_TABLE } from "./table-names.js";
@@ -103,6 +106,9 @@ export class PostgresAuditLog extends AuditLogBase {
   readonly #startSql: string;
   readonly #recoverSql: string;
   readonly #statementPrefix: string;
+  readonly #inflightTable: string;
+  readonly #deadRowsSql: string;
+  readonly #insertOrIgnoreSql: string;
 
   constructor(config: PostgresAuditLogConfig) {
     super(config.state, new AuditReader(config.kysely, (date) => date));
@@ -120,6 +126,10 @@ export class PostgresAuditLog extends AuditLogBase {
     this.#startSql = `INSERT INTO ${inflight} (owner_key, ${INFLIGHT_COLUMNS.join(", ")}) SELECT $1::int, * FROM unnest(${unnest(INFLIGHT_COLUMN_TYPES, 2)})`;
     this.#recoverSql = `WITH dead AS (SELECT owners.owner_key FROM (SELECT DISTINCT owner_key FROM ${inflight}) owners WHERE pg_try_advisory_xact_lock($1::int, owners.owner_key)), moved AS (DELETE FROM ${inflight} rows USING dead WHERE rows.owner_key = dead.owner_key RETURNING rows.*) INSERT INTO ${table} (id, execution_id, tool_name, parameters_json, status, error_message, error_code, started_at, completed_at, duration_ms, sandbox_id, agent_id, user_id, batch_id, metadata_json, conversation_id, was_approved, timed_out, was_cancelled) SELECT id, execution_id, tool_name, parameters_json, $2::int, $3::text, $4::text, started_at, now(), GREATEST(0, floor(extract(epoch FROM now() - started_at) * 1000))::bigint, sandbox_id, agent_id, user_id, batch_id, metadata_json, conversation_id, false, false, false FROM moved ON CONFLICT (id) DO NOTHING`;
     this.#statementPrefix = `aintern_${config.schema}`;
+    this.#inflightTable = inflight;
+    this.#deadRowsSql = `SELECT rows.* FROM ${inflight} rows WHERE rows.owner_key IN (SELECT owners.owner_key FROM (SELECT DISTINCT owner_key FROM ${inflight}) owners WHERE pg_try_advisory_xact_lock($1::int, owners.owner_key))`;
+    const placeholders = AUDIT_COLUMNS.map((_, index) => `$${index + 1}`).join(", ");
+    this.#insertOrIgnoreSql = `INSERT INTO ${table} (${AUDIT_COLUMNS.join(", ")}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`;
   }
 
   protected recordStart(slot: InflightSlot): Promise<void> {
@@ -137,13 +147,58 @@ export class PostgresAuditLog extends AuditLogBase {
   }
 
   protected async recover(): Promise<number> {
-    const result = await this.#pool.query(this.#recoverSql, [
-      LEASE_LOCK_CLASS,
-      auditStatusCode(AuditStatus.Interrupted),
-      INTERRUPTED_MESSAGE,
-      ToolErrorCode.Interrupted,
-    ]);
-    return result.rowCount ?? 0;
+    try {
+      const result = await this.#pool.query(this.#recoverSql, [
+        LEASE_LOCK_CLASS,
+        auditStatusCode(AuditStatus.Interrupted),
+        INTERRUPTED_MESSAGE,
+        ToolErrorCode.Interrupted,
+      ]);
+      return result.rowCount ?? 0;
+    } catch {
+      // One row the audit table refuses (a key let in before keys were checked, a damaged row)
+      // fails the whole statement: go row by row, reporting and skipping what cannot be written.
+      return this.#recoverRowByRow();
+    }
+  }
+
+  async #recoverRowByRow(): Promise<number> {
+    const client = await this.#pool.connect();
+    let written = 0;
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query<Record<string, unknown>>(this.#deadRowsSql, [
+        LEASE_LOCK_CLASS,
+      ]);
+      const foundAt = new Date();
+      for (const row of rows) {
+        const execution = salvageInflight(fromInflightRow(row));
+        await client.query("SAVEPOINT aintern_recover_row");
+        try {
+          const inserted = await client.query(
+            this.#insertOrIgnoreSql,
+            auditRowValues(interruptedRow(execution, foundAt)),
+          );
+          await client.query("DELETE FROM " + this.#inflightTable + " WHERE id = $1", [row.id]);
+          await client.query("RELEASE SAVEPOINT aintern_recover_row");
+          written += inserted.rowCount ?? 0;
+        } catch (error) {
+          await client.query("ROLLBACK TO SAVEPOINT aintern_recover_row");
+          // Left in place: reported again on each open rather than lost.
+          reportRecoverySkip(
+            this.#inflightTable,
+            `execution '${execution.executionId.slice(0, 80)}' (${String(error)})`,
+          );
+        }
+      }
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    return written;
   }
 
   protected async release(): Promise<void> {
@@ -160,4 +215,23 @@ export class PostgresAuditLog extends AuditLogBase {
       values: [this.#lease.key, ...columns],
     });
   }
+}
+
+/** An in-flight row as the driver returns it, back in its execution form. */
+function fromInflightRow(row: Record<string, unknown>): InflightExecution {
+  const text = (value: unknown): string | null =>
+    value === null || value === undefined ? null : String(value);
+  return {
+    id: String(row.id),
+    executionId: String(row.execution_id),
+    toolName: String(row.tool_name),
+    startedAt: row.started_at instanceof Date ? row.started_at : new Date(String(row.started_at)),
+    parametersJson: text(row.parameters_json),
+    batchId: text(row.batch_id),
+    userId: text(row.user_id),
+    agentId: text(row.agent_id),
+    conversationId: text(row.conversation_id),
+    sandboxId: text(row.sandbox_id),
+    metadataJson: text(row.metadata_json),
+  };
 }

@@ -21,6 +21,11 @@ export {
   type PostgresPoolLike,
 } from "./open-postgres-store.js";
 export { openStore } from "./open-store.js";
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+} from "./postgres-connection.js";
+export { RECOVERY_SKIPPED_WARNING } from "./report-recovery-skip.js";
 export type { Store, StoreDialect } from "./store.js";
 export { StoreClosedError } from "./store-closed-error.js";
 export {

@@ -7,6 +7,7 @@ import {
   ToolCallStatus,
   type ToolCallStore,
 } from "../calls/index.js";
+import { keyTextProblem } from "../core/index.js";
 import type { CallOwnership } from "./call-ownership.js";
 import type { StoreDialect } from "./store.js";
 import type { StoreState } from "./store-state.js";
@@ -89,7 +90,8 @@ export class SqlToolCallStore implements ToolCallStore {
 
   async get(callId: string): Promise<StoredToolCall | undefined> {
     this.#state.check("calls.get");
-    if (typeof callId !== "string") return undefined;
+    // An id no call can have (PostgreSQL would refuse to compare it) matches none.
+    if (typeof callId !== "string" || keyTextProblem(callId) !== undefined) return undefined;
     const row = await this.#db
       .selectFrom("tool_calls")
       .select(["call_id", "session_id", "record_json", "updated_at"])
@@ -102,6 +104,7 @@ export class SqlToolCallStore implements ToolCallStore {
     this.#state.check("calls.list");
     const { statuses, sessionId, limit } = toToolCallQuery(filter);
     if (statuses?.length === 0 || limit === 0) return [];
+    if (sessionId !== undefined && keyTextProblem(sessionId) !== undefined) return [];
     let query = this.#db
       .selectFrom("tool_calls")
       .select(["call_id", "session_id", "record_json", "updated_at"])
@@ -162,6 +165,7 @@ export class SqlToolCallStore implements ToolCallStore {
    */
   async isExecutingElsewhere(callId: string): Promise<boolean> {
     this.#state.check("calls.isExecutingElsewhere");
+    if (typeof callId !== "string" || keyTextProblem(callId) !== undefined) return false;
     const row = await this.#db
       .selectFrom("tool_calls")
       .select(["owner", "status"])

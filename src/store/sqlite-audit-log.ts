@@ -2,9 +2,16 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { Kysely } from "kysely";
 import { AuditLogBase, type InflightSlot } from "./audit-log-base.js";
 import { AuditReader } from "./audit-reader.js";
-import { AUDIT_COLUMNS, type AuditRowValues, auditRowValues, interruptedRow } from "./audit-row.js";
+import {
+  AUDIT_COLUMNS,
+  type AuditRowValues,
+  auditRowValues,
+  interruptedRow,
+  salvageInflight,
+} from "./audit-row.js";
 import { GroupCommit } from "./group-commit.js";
 import { InflightJournal } from "./inflight-journal.js";
+import { reportRecoverySkip } from "./report-recovery-skip.js";
 import type { StoreState } from "./store-state.js";
 import type { StoreTables } from "./store-tables.js";
 import { sqliteTableName, TOOL_EXECUTIONS_TABLE } from "./table-names.js";
@@ -111,13 +118,21 @@ export class SqliteAuditLog extends AuditLogBase {
     let written = 0;
     const insertOrIgnore = this.#insertOrIgnore;
     for (const path of InflightJournal.findOrphans(this.#databasePath)) {
-      const executions = InflightJournal.read(path);
+      const { executions, skipped } = InflightJournal.scan(path);
+      for (const reason of skipped) reportRecoverySkip(path, reason);
       this.#database.transaction(() => {
         for (const execution of executions) {
           // A row with the same id means the execution completed: the insert is ignored.
-          written += insertOrIgnore.run(
-            sqliteRowValues(interruptedRow(execution, foundAt)),
-          ).changes;
+          try {
+            written += insertOrIgnore.run(
+              sqliteRowValues(interruptedRow(salvageInflight(execution), foundAt)),
+            ).changes;
+          } catch (error) {
+            reportRecoverySkip(
+              path,
+              `execution '${execution.executionId.slice(0, 80)}' (${String(error)})`,
+            );
+          }
         }
       })();
       InflightJournal.remove(path);

@@ -13,8 +13,24 @@ export interface StoreConfig {
   readonly poolSize?: number;
   /** PostgreSQL: the `application_name` the connections report (default `"aintern"`). */
   readonly applicationName?: string;
+  /**
+   * PostgreSQL: how long to wait for a connection (TCP, TLS and login), in ms (default 10000).
+   * A server that accepts and never answers makes opening fail after it, naming host and port.
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: the server-side limit on one statement, in ms (`statement_timeout`, default
+   * 60000; 0 for none).
+   */
+  readonly statementTimeoutMs?: number;
   /** SQLite: how long a write waits for another process's lock, in ms (default 5000). */
   readonly busyTimeoutMs?: number;
+  /**
+   * SQLite: the largest file, in bytes, checked with `PRAGMA quick_check` on open (default
+   * 128 MiB; 0 skips it). A damaged database is refused with an error saying how to recover
+   * it; a larger file gets only the cheap checks (header and schema).
+   */
+  readonly quickCheckMaxBytes?: number;
 }
 
 /** Default PostgreSQL pool size. */
@@ -33,6 +49,9 @@ export function checkStoreConfig(config: StoreConfig): string {
   }
   checkPositiveInteger("poolSize", config.poolSize);
   checkPositiveInteger("busyTimeoutMs", config.busyTimeoutMs, true);
+  checkPositiveInteger("quickCheckMaxBytes", config.quickCheckMaxBytes, true);
+  checkPositiveInteger("connectTimeoutMs", config.connectTimeoutMs);
+  checkPositiveInteger("statementTimeoutMs", config.statementTimeoutMs, true);
   return schema;
 }
 

@@ -5,9 +5,8 @@ import {
   type ToolCallLifecycleRecord,
   type ToolCallStatus,
 } from "../calls/index.js";
-import { isJsonObject } from "../core/index.js";
+import { isJsonObject, keyTextProblem } from "../core/index.js";
 import { InvalidToolCallError } from "./invalid-tool-call-error.js";
-import { unstorableTextReason } from "./storable-text.js";
 import { fromStoredTime } from "./stored-time.js";
 
 /** What `calls.save` is given (the argument of `ToolCallStore.save`). */
@@ -29,9 +28,13 @@ function key(field: string, value: unknown, callId?: string): string {
   if (typeof value !== "string" || value.length === 0) {
     throw new InvalidToolCallError(field, `Tool call ${field} must be a non-empty string.`, callId);
   }
-  const problem = unstorableTextReason(value);
+  const problem = keyTextProblem(value);
   if (problem !== undefined) {
-    throw new InvalidToolCallError(field, `Tool call ${field} ${problem}.`, callId);
+    throw new InvalidToolCallError(
+      field,
+      `Tool call ${field} ${problem}; nothing was saved.`,
+      field === "callId" ? undefined : callId,
+    );
   }
   return value;
 }

@@ -118,6 +118,7 @@ describe("ToolExecutor: the steps of spec 003 section 5.1, in order", () => {
 
     expect(result.status).toBe(ToolExecutionStatus.Completed);
     expect(journal).toEqual([
+      "audit.begin", // as soon as execute accepts it: a queued execution leaves evidence too
       "executionEvent:Started",
       "toolExecutionStarted",
       "executionStarted",
@@ -127,7 +128,6 @@ describe("ToolExecutor: the steps of spec 003 section 5.1, in order", () => {
       "confirm",
       "executionEvent:ConfirmationReceived",
       "executionEvent:InProgress",
-      "audit.begin",
       "validate", // ToolBase.execute validates again before its core: it never trusts its caller
       "tool",
       "audit.complete:completed",
@@ -155,6 +155,7 @@ describe("ToolExecutor: the steps of spec 003 section 5.1, in order", () => {
 
     expect(result.status).toBe(ToolExecutionStatus.Failed);
     expect(journal).toEqual([
+      "audit.begin", // as soon as execute accepts it: a queued execution leaves evidence too
       "executionEvent:Started",
       "toolExecutionStarted",
       "audit.complete:failed",
@@ -176,6 +177,7 @@ describe("ToolExecutor: the steps of spec 003 section 5.1, in order", () => {
 
     expect(result.status).toBe(ToolExecutionStatus.PermissionDenied);
     expect(journal).toEqual([
+      "audit.begin", // as soon as execute accepts it: a queued execution leaves evidence too
       "executionEvent:Started",
       "toolExecutionStarted",
       "executionStarted",
@@ -207,7 +209,7 @@ describe("ToolExecutor: the steps of spec 003 section 5.1, in order", () => {
     );
 
     expect(result.status).toBe(ToolExecutionStatus.ValidationError);
-    expect(journal.slice(3)).toEqual([
+    expect(journal.slice(4)).toEqual([
       "authorize",
       "validate",
       "audit.complete:validationError",
@@ -228,7 +230,7 @@ describe("ToolExecutor: the steps of spec 003 section 5.1, in order", () => {
     );
 
     expect(result.status).toBe(ToolExecutionStatus.RequiresConfirmation);
-    expect(journal.slice(5)).toEqual([
+    expect(journal.slice(6)).toEqual([
       "executionEvent:ConfirmationRequested",
       "audit.complete:requiresConfirmation",
       "executionEvent:Failed",

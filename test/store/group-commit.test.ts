@@ -82,4 +82,19 @@ describe("GroupCommit", () => {
     expect(committed).toBe(3);
     await Promise.all(adds);
   });
+
+  it("lets a timer fire during a long stream of synchronous commits", async () => {
+    const group = new GroupCommit<number>(() => undefined);
+    let fired = false;
+    setTimeout(() => {
+      fired = true;
+    }, 1);
+    let added = 0;
+    const adder = async () => {
+      while (!fired && added < 2_000_000) await group.add(added++);
+    };
+    await Promise.all(Array.from({ length: 64 }, adder));
+    expect(fired).toBe(true);
+    expect(added).toBeLessThan(2_000_000);
+  });
 });

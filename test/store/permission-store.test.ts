@@ -103,7 +103,7 @@ describe.each(storeTargets)("store.permissions on $name", ({ make }) => {
       [{ maxRiskLevel: 7 as RiskLevel }, "maxRiskLevel", /expected a RiskLevel/],
       [{ id: "" }, "id", /non-empty string/],
       [{ toolId: "" }, "toolId", /non-empty string/],
-      [{ toolId: "bad\0tool" }, "toolId", /NUL character/],
+      [{ toolId: "bad\0tool" }, "toolId", /control character U\+0000/],
       [{ pattern: "src/\uD800" }, "pattern", /lone UTF-16 surrogate/],
       [{ grantedBy: 42 as unknown as string }, "grantedBy", /must be a string/],
       [{ createdAt: new Date(Number.NaN) }, "createdAt", /valid Date/],

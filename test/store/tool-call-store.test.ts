@@ -149,7 +149,7 @@ describe.each(storeTargets)("store.calls on $name", ({ make }) => {
     const cases: [unknown, string, RegExp][] = [
       [{ callId: "", record }, "callId", /non-empty string/],
       [{ callId: 7, record }, "callId", /non-empty string/],
-      [{ callId: "nul\0", record }, "callId", /NUL character/],
+      [{ callId: "nul\0", record }, "callId", /control character U\+0000/],
       [{ callId: "ok", sessionId: "", record }, "sessionId", /non-empty string/],
       [{ callId: "ok", record: { ...record, status: "Running" } }, "record", /known status/],
       [{ callId: "ok", record: null }, "record", /known status/],
