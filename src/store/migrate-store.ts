@@ -28,7 +28,7 @@ export async function migrateStore(
   });
   let result: MigrationResultSet | undefined;
   if (sqlite === undefined) {
-    result = await migrator.migrateToLatest();
+    result = await migrateRetryingOthersDrops(migrator, target.schema);
   } else {
     sqlite.exec("BEGIN IMMEDIATE");
     try {
@@ -42,4 +42,32 @@ export async function migrateStore(
     throw new StoreMigrationError(failed?.migrationName, result.error);
   }
   return (result.results ?? []).map((item) => item.migrationName);
+}
+
+/**
+ * Kysely's migrator looks for its tables among every schema's tables; a schema another client
+ * drops at that moment makes the lookup fail ("schema ... does not exist", "could not open
+ * relation"), although nothing is wrong with this store's schema. Such a failure is retried.
+ */
+async function migrateRetryingOthersDrops(
+  migrator: Migrator,
+  schema: string,
+): Promise<MigrationResultSet> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await migrator.migrateToLatest();
+      if (attempt < 5 && isOthersDrop(result.error, schema)) continue;
+      return result;
+    } catch (error) {
+      if (attempt < 5 && isOthersDrop(error, schema)) continue;
+      throw error;
+    }
+  }
+}
+
+function isOthersDrop(error: unknown, schema: string): boolean {
+  if (!(error instanceof Error)) return false;
+  const missingSchema = /schema "([^"]+)" does not exist/.exec(error.message)?.[1];
+  if (missingSchema !== undefined) return missingSchema !== schema;
+  return /could not open relation with OID|cache lookup failed for relation/.test(error.message);
 }
