@@ -179,7 +179,7 @@ export class PostgresAuditLog extends AuditLogBase {
             this.#insertOrIgnoreSql,
             auditRowValues(interruptedRow(execution, foundAt)),
           );
-          await client.query("DELETE FROM " + this.#inflightTable + " WHERE id = $1", [row.id]);
+          await client.query(`DELETE FROM ${this.#inflightTable} WHERE id = $1`, [row.id]);
           await client.query("RELEASE SAVEPOINT aintern_recover_row");
           written += inserted.rowCount ?? 0;
         } catch (error) {
