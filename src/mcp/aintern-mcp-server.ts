@@ -351,7 +351,7 @@ function objectSchema(schema: Record<string, unknown>): McpTool["inputSchema"] {
 }
 
 function outputSchemaOf(tool: Tool): Record<string, unknown> | undefined {
-  const schema = (tool as { outputSchema?: unknown }).outputSchema;
+  const schema: unknown = tool.outputSchema;
   return isJsonObject(schema) ? (schema as Record<string, unknown>) : undefined;
 }
 
