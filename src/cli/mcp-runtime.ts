@@ -139,7 +139,6 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       executor,
       policy,
       permissions,
-      store: store.calls,
       workspacePath,
       ...(config.approvalTimeoutMs === undefined
         ? {}

@@ -65,14 +65,32 @@ export async function importMcpTools(
   const { tools } = await client.listTools();
   const include = options.include === undefined ? undefined : new Set(options.include);
   const risk = new Map(Object.entries(options.risk ?? {}));
+  const ids = new Set<string>();
   return tools
     .filter((t) => include === undefined || include.has(t.name))
-    .map((listed) => mcpTool(client, listed, options, risk.get(listed.name)));
+    .map((listed) => {
+      const id = toolIdFor(`${options.prefix ?? ""}${listed.name}`, ids);
+      ids.add(id);
+      return mcpTool(client, listed, id, options, risk.get(listed.name));
+    });
+}
+
+/**
+ * An aintern tool id for an upstream tool (1-64 of letters, digits, `-`, `_`): other characters
+ * become `_`, and a clash gets `_2`, `_3`, ... The tool still calls the upstream by its own name.
+ */
+export function toolIdFor(wanted: string, taken: ReadonlySet<string> = new Set()): string {
+  let base = wanted.replace(/[^A-Za-z0-9_-]/g, "_").replace(/^-/, "_").slice(0, 64);
+  if (base === "") base = "tool";
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base.slice(0, 64 - `_${n}`.length)}_${n}`;
+  return id;
 }
 
 function mcpTool(
   client: McpToolClient,
   listed: ListedMcpTool,
+  id: string,
   options: ImportMcpToolsOptions,
   riskOverride: RiskLevel | undefined,
 ): Tool {
@@ -86,7 +104,7 @@ function mcpTool(
   if (annotations?.openWorldHint === true) tags.push("open-world");
   const name = listed.name;
   return defineTool({
-    id: `${options.prefix ?? ""}${name}`,
+    id,
     name: listed.title ?? annotations?.title ?? name,
     description: listed.description ?? `The ${name} tool of an MCP server.`,
     category: annotations?.openWorldHint === true ? ToolCategory.Network : ToolCategory.Custom,
