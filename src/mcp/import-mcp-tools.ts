@@ -80,7 +80,10 @@ export async function importMcpTools(
  * become `_`, and a clash gets `_2`, `_3`, ... The tool still calls the upstream by its own name.
  */
 export function toolIdFor(wanted: string, taken: ReadonlySet<string> = new Set()): string {
-  let base = wanted.replace(/[^A-Za-z0-9_-]/g, "_").replace(/^-/, "_").slice(0, 64);
+  let base = wanted
+    .replace(/[^A-Za-z0-9_-]/g, "_")
+    .replace(/^-/, "_")
+    .slice(0, 64);
   if (base === "") base = "tool";
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base.slice(0, 64 - `_${n}`.length)}_${n}`;

@@ -23,10 +23,14 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
 
   beforeAll(async () => {
     workspace = await makeWorkspace();
-    child = spawn(process.execPath, cliArgs("mcp", "--workspace", workspace.path, "--tools", fixtureTools), {
-      cwd: repoRoot,
-      stdio: ["pipe", "pipe", "ignore"],
-    });
+    child = spawn(
+      process.execPath,
+      cliArgs("mcp", "--workspace", workspace.path, "--tools", fixtureTools),
+      {
+        cwd: repoRoot,
+        stdio: ["pipe", "pipe", "ignore"],
+      },
+    );
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const message = JSON.parse(line) as Record<string, unknown>;
       const id = message.id as number | string | null;
@@ -61,7 +65,9 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
     const unknownMethod = await request("no/such/method", {});
     expect(unknownMethod.error).toMatchObject({ code: -32601 });
     const ok = await request("tools/call", { name: "echo", arguments: { text: "alive" } });
-    expect((ok.result as { structuredContent: unknown }).structuredContent).toEqual({ text: "alive" });
+    expect((ok.result as { structuredContent: unknown }).structuredContent).toEqual({
+      text: "alive",
+    });
   });
 
   it("answers every one of 10,000 calls in flight from one client, then serves the next", async () => {
@@ -71,7 +77,11 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
     const results = await Promise.all(answers);
     let ok = 0;
     results.forEach((message, i) => {
-      const result = message.result as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+      const result = message.result as {
+        isError?: boolean;
+        structuredContent?: unknown;
+        content: { text: string }[];
+      };
       expect(result).toBeDefined();
       if (result.isError === true) expect(result.content[0]!.text).toMatch(/\w/);
       else {
@@ -81,6 +91,8 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
     });
     expect(ok).toBeGreaterThan(0);
     const after = await request("tools/call", { name: "echo", arguments: { text: "after" } });
-    expect((after.result as { structuredContent: unknown }).structuredContent).toEqual({ text: "after" });
+    expect((after.result as { structuredContent: unknown }).structuredContent).toEqual({
+      text: "after",
+    });
   }, 240_000);
 });

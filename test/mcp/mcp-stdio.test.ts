@@ -1,7 +1,6 @@
 // `aintern mcp` over stdio, driven by the official SDK client, as an MCP host would: one server
 // process for the whole file (its startup under tsx is the slow part), one behaviour per test.
 import type { Client } from "@modelcontextprotocol/client";
-import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   auditRows,
@@ -19,7 +18,6 @@ describe("aintern mcp over stdio", () => {
   let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
   let db: string;
   let client: Client;
-  let transport: StdioClientTransport;
   const answer: { current: ElicitAnswer | undefined } = { current: undefined };
   const asked: Record<string, unknown>[] = [];
 
@@ -27,7 +25,7 @@ describe("aintern mcp over stdio", () => {
     workspace = await makeWorkspace();
     db = `sqlite:${workspace.path}/.aintern/audit.db`;
     client = newClient(answer);
-    transport = await connectStdio(client, [
+    await connectStdio(client, [
       "--workspace",
       workspace.path,
       "--tools",
@@ -55,10 +53,19 @@ describe("aintern mcp over stdio", () => {
     expect([...byName.keys()]).toEqual(
       expect.arrayContaining(["file-read", "file-delete", "terminal-execute", "echo", "touch"]),
     );
-    expect(byName.get("echo")?.outputSchema).toMatchObject({ type: "object", properties: { text: {} } });
+    expect(byName.get("echo")?.outputSchema).toMatchObject({
+      type: "object",
+      properties: { text: {} },
+    });
     expect(byName.get("echo")?.inputSchema).toMatchObject({ type: "object", required: ["text"] });
-    expect(byName.get("file-read")?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
-    expect(byName.get("file-delete")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get("file-read")?.annotations).toMatchObject({
+      readOnlyHint: true,
+      idempotentHint: true,
+    });
+    expect(byName.get("file-delete")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
     expect(byName.get("terminal-execute")?.annotations).toMatchObject({ openWorldHint: true });
   });
 
@@ -77,7 +84,10 @@ describe("aintern mcp over stdio", () => {
   });
 
   it("refuses a path outside the workspace as an isError result", async () => {
-    const result = await client.callTool({ name: "file-read", arguments: { path: "../../etc/passwd" } });
+    const result = await client.callTool({
+      name: "file-read",
+      arguments: { path: "../../etc/passwd" },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/outside the workspace/);
   });
@@ -97,7 +107,18 @@ describe("aintern mcp over stdio", () => {
     const form = asked.at(-1)!;
     expect(form.message).toMatch(/Touch src\/a\.ts/);
     expect(form.requestedSchema).toMatchObject({
-      properties: { decision: { enum: expect.arrayContaining(["approve_once", "approve_session", "approve_always", "approve_pattern", "deny"]) }, pattern: { default: "src/**" } },
+      properties: {
+        decision: {
+          enum: expect.arrayContaining([
+            "approve_once",
+            "approve_session",
+            "approve_always",
+            "approve_pattern",
+            "deny",
+          ]),
+        },
+        pattern: { default: "src/**" },
+      },
     });
 
     ask(() => ({ action: "accept", content: { decision: "deny", reason: "not on a Friday" } }));
@@ -123,23 +144,38 @@ describe("aintern mcp over stdio", () => {
       action: "accept",
       content: {
         decision: "approve_pattern",
-        pattern: String((params.requestedSchema as { properties: { pattern: { default: string } } }).properties.pattern.default),
+        pattern: String(
+          (params.requestedSchema as { properties: { pattern: { default: string } } }).properties
+            .pattern.default,
+        ),
       },
     }));
-    const first = await client.callTool({ name: "terminal-execute", arguments: { command: "touch one.tmp" } });
+    const first = await client.callTool({
+      name: "terminal-execute",
+      arguments: { command: "touch one.tmp" },
+    });
     expect(first.isError).toBeFalsy();
     const count = asked.length;
-    const second = await client.callTool({ name: "terminal-execute", arguments: { command: "touch two.tmp" } });
+    const second = await client.callTool({
+      name: "terminal-execute",
+      arguments: { command: "touch two.tmp" },
+    });
     expect(second.isError).toBeFalsy();
     expect(asked.length).toBe(count);
 
     const listed = await runCli(["permissions", "list", "--json", "--db", db]);
-    const grants = listed.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: string; toolId: string; pattern?: string });
+    const grants = listed.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; toolId: string; pattern?: string });
     const grant = grants.find((g) => g.toolId === "terminal-execute");
     expect(grant?.pattern).toBe("touch *");
     expect((await runCli(["permissions", "revoke", grant!.id, "--db", db])).code).toBe(0);
     ask(() => ({ action: "decline" }));
-    const third = await client.callTool({ name: "terminal-execute", arguments: { command: "touch three.tmp" } });
+    const third = await client.callTool({
+      name: "terminal-execute",
+      arguments: { command: "touch three.tmp" },
+    });
     expect(third.isError).toBe(true);
     expect(asked.length).toBe(count + 1);
   });
@@ -182,19 +218,29 @@ describe("aintern mcp over stdio", () => {
   });
 
   it("answers a 10 MB argument with a clear validation error, then keeps serving", async () => {
-    const result = await client.callTool({ name: "echo", arguments: { text: "x".repeat(10 * 1024 * 1024) } });
+    const result = await client.callTool({
+      name: "echo",
+      arguments: { text: "x".repeat(10 * 1024 * 1024) },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/text/);
-    expect((await client.callTool({ name: "echo", arguments: { text: "still here" } })).structuredContent).toEqual({ text: "still here" });
+    expect(
+      (await client.callTool({ name: "echo", arguments: { text: "still here" } }))
+        .structuredContent,
+    ).toEqual({ text: "still here" });
   }, 60_000);
 
   it("cancels and audits the call in flight when the client goes away", async () => {
-    const pending = client.callTool({ name: "echo", arguments: { text: "late", delayMs: 30_000 } }).catch(() => undefined);
+    const pending = client
+      .callTool({ name: "echo", arguments: { text: "late", delayMs: 30_000 } })
+      .catch(() => undefined);
     await new Promise((r) => setTimeout(r, 1_000));
     await client.close();
     await pending;
     const row = await eventually(async () => {
-      const found = (await auditRows(db)).find((r) => r.toolName === "echo" && r.status !== "completed" && r.status !== "failed");
+      const found = (await auditRows(db)).find(
+        (r) => r.toolName === "echo" && r.status !== "completed" && r.status !== "failed",
+      );
       expect(found).toBeDefined();
       return found!;
     });
