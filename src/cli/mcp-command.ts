@@ -1,5 +1,10 @@
 import { parseArgs } from "node:util";
-import { AinternMcpServer, serveMcpHttp, serveMcpStdio } from "../mcp/index.js";
+import {
+  AinternMcpServer,
+  introspectionVerifier,
+  serveMcpHttp,
+  serveMcpStdio,
+} from "../mcp/index.js";
 import { openMcpRuntime } from "./mcp-runtime.js";
 
 export const mcpUsage = `Usage:
@@ -97,6 +102,9 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     const handle = await serveMcpHttp(server, {
       host: http.host,
       port: http.port,
+      ...(configured?.oauth === undefined
+        ? {}
+        : { verifier: introspectionVerifier(configured.oauth) }),
       ...(values.token === "none"
         ? { token: false as const }
         : values.token !== undefined

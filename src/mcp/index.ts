@@ -19,6 +19,7 @@ export {
   type McpToolClient,
   toToolResult,
 } from "./import-mcp-tools.js";
+export { introspectionVerifier } from "./introspection-verifier.js";
 export {
   INVALID_MCP_CONFIG,
   InvalidMcpConfigError,
