@@ -6,8 +6,9 @@
  *       server's read_text_file of the same file over stdio: target ≤ 1.0x
  *   (d) throughput of 64 calls in flight from one client
  *
- *   npx tsx bench/mcp.bench.ts
+ *   npm run build && npx tsx bench/mcp.bench.ts
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -50,10 +51,11 @@ export async function run(): Promise<boolean> {
     );
     await runtime.close();
 
+    // The compiled CLI when built (`npm run build`), as users run it; else the sources under tsx.
+    const built = join(root, "dist/cli/bin.js");
+    const cli = existsSync(built) ? [built] : ["--import", "tsx", join(root, "src/cli/bin.ts")];
     const aintern = await connect(process.execPath, [
-      "--import",
-      "tsx",
-      join(root, "src/cli/main.ts"),
+      ...cli,
       "mcp",
       "--workspace",
       workspace,

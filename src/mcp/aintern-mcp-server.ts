@@ -220,17 +220,29 @@ export class AinternMcpServer {
       decision = asked.decision;
     }
 
-    const signal = AbortSignal.any([ctx.mcpReq.signal, connection.closed.signal]);
+    // The call ends when the client cancels it or the connection closes (listeners removed after:
+    // a long connection must not collect one per call).
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    if (ctx.mcpReq.signal.aborted || connection.closed.signal.aborted) controller.abort();
+    ctx.mcpReq.signal.addEventListener("abort", abort, { once: true });
+    connection.closed.signal.addEventListener("abort", abort, { once: true });
     const onProgress = progressSender(ctx, this.#config.onError);
-    const result = await this.gate.processCall({
-      toolId: tool.id,
-      parameters,
-      callId: randomUUID(),
-      sessionId,
-      signal,
-      ...(onProgress === undefined ? {} : { onProgress }),
-      ...(decision === undefined ? {} : { decision }),
-    });
+    let result: McpGateResult;
+    try {
+      result = await this.gate.processCall({
+        toolId: tool.id,
+        parameters,
+        callId: randomUUID(),
+        sessionId,
+        signal: controller.signal,
+        ...(onProgress === undefined ? {} : { onProgress }),
+        ...(decision === undefined ? {} : { decision }),
+      });
+    } finally {
+      ctx.mcpReq.signal.removeEventListener("abort", abort);
+      connection.closed.signal.removeEventListener("abort", abort);
+    }
     const outputSchema = outputSchemaOf(tool);
     return connection.server.projectCallToolResult(
       toCallToolResult(result, outputSchema !== undefined),

@@ -9,7 +9,7 @@ import { main } from "../../src/cli/main.js";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const fixtureTools = fileURLToPath(new URL("./fixtures/mcp-tools.ts", import.meta.url));
-const mainScript = join(repoRoot, "src/cli/main.ts");
+const mainScript = join(repoRoot, "src/cli/bin.ts");
 
 /** `node --import tsx src/cli/main.ts`, as an argument list after the node binary. */
 export function cliArgs(...args: string[]): string[] {
