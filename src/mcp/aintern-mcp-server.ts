@@ -17,7 +17,12 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ParameterKindConfig } from "../approval/index.js";
-import { ApprovalDecision, type ApprovalHandler, hashToolCallArguments } from "../calls/index.js";
+import {
+  ApprovalDecision,
+  type ApprovalHandler,
+  hashToolCallArguments,
+  ToolCallRequest,
+} from "../calls/index.js";
 import type { ToolProgress } from "../context/index.js";
 import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
@@ -33,9 +38,8 @@ import { toolAnnotations } from "./tool-annotations.js";
  *   always / for a pattern, or deny with a reason); a client that cannot show forms gets the
  *   headless rule (the call is denied, saying how to allow it).
  * - `"deny"`: never ask; such calls are denied with that message.
- * - an {@link ApprovalHandler} (the web console's, a terminal's): it is asked for each such call.
- *   A handler with `pageUrl(request)` also has its page sent to clients that support URL
- *   elicitation, while it waits.
+ * - an {@link ApprovalHandler} (the web console's, a terminal's): it is asked for each such call
+ *   (bounded by `approvalTimeoutMs` and the call's cancellation); its decision goes to the gate.
  */
 export type McpApprovals = "elicit" | "deny" | ApprovalHandler;
 
@@ -206,7 +210,9 @@ export class AinternMcpServer {
 
     let decision: ApprovalDecision | undefined;
     const approvals = this.#config.approvals ?? "elicit";
-    if (approvals === "elicit" || approvals === "deny") {
+    if (typeof approvals === "object") {
+      decision = await this.#askHandler(approvals, tool, parameters, sessionId, ctx.mcpReq.signal);
+    } else {
       const asked = await this.#approval(
         approvals,
         tool,
@@ -248,6 +254,45 @@ export class AinternMcpServer {
       toCallToolResult(result, outputSchema !== undefined),
       outputSchema === undefined ? undefined : objectSchema(outputSchema),
     );
+  }
+
+  /** Asks an {@link ApprovalHandler} about the call when it needs approval. */
+  async #askHandler(
+    handler: ApprovalHandler,
+    tool: Tool,
+    parameters: JsonObject,
+    sessionId: string,
+    signal: AbortSignal,
+  ): Promise<ApprovalDecision | undefined> {
+    const need = await this.gate.needsApproval(tool.id, parameters, { sessionId });
+    if (need === false) return undefined;
+    const request = new ToolCallRequest({
+      toolId: tool.id,
+      toolName: tool.name,
+      parameters,
+      riskLevel: need.riskLevel,
+      executionSummary: need.summary,
+      requiresApproval: true,
+    });
+    const timeoutMs = this.#config.approvalTimeoutMs ?? 300_000;
+    const asking = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+    try {
+      const decision = await handler.requestApproval(request, asking, {
+        reason: need.reason,
+        riskLevel: need.riskLevel,
+        round: 1,
+        ...(need.warning === undefined ? {} : { warning: need.warning }),
+      });
+      return decision instanceof ApprovalDecision
+        ? decision
+        : ApprovalDecision.deny("The approval handler returned no decision");
+    } catch (error) {
+      return ApprovalDecision.deny(
+        asking.aborted
+          ? "No one answered the approval request in time"
+          : `The approval handler failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
 
   /**
