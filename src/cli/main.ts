@@ -3,15 +3,33 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { allToolCallFormats, type ToolCallFormat } from "../providers/index.js";
+import { runAuditCommand } from "./audit-command.js";
+import { runDoctorCommand } from "./doctor-command.js";
+import { runMcpCommand } from "./mcp-command.js";
+import { runPermissionsCommand } from "./permissions-command.js";
 import { readRecordedResponse, runTurn } from "./run-turn.js";
 import { createSampleWorkspace } from "./sample-workspace.js";
 import { flagApprovalHandler, TerminalApprovalHandler } from "./terminal-approval-handler.js";
+import { runToolsCommand } from "./tools-command.js";
 
 const usage = `aintern: run tools the way an agent's model asks for them
 
 Usage:
+  aintern mcp [--workspace DIR] [--db URL] [--tools builtin|readonly|MODULE]... [--config FILE]
+              [--http HOST:PORT] [--upstream "CMD ARGS"]...
+  aintern audit [--tool T] [--status S] [--session ID] [--since 1h] [--json|--csv] [--follow]
+  aintern permissions [list|revoke ID]
+  aintern tools
+  aintern doctor
   aintern turn <response.json> [--workspace <dir>] [--db <url>] [--format <format>]
                                [--approve ask|all|none] [--session <id>]
+
+  mcp          Serves the tools to any MCP client, guarded (aintern mcp --help).
+  audit        The audit log: a table in a terminal, JSON lines or CSV when piped.
+  permissions  Lists or revokes remembered approvals.
+  tools        What an MCP client will see: names, risk and annotations.
+  doctor       Checks the store, the workspace, the configuration and the upstreams.
+  (mcp, audit, permissions, tools and doctor take --workspace, --db and --config.)
 
   turn    Runs one agent turn: parses the recorded model response, applies the approval
           policy (asking on the terminal, or answering with --approve), runs the approved
@@ -30,6 +48,15 @@ Options:
 
 /** The `aintern` command. Returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  const command = subcommands.get(argv[0] ?? "");
+  if (command !== undefined) {
+    try {
+      return await command(argv.slice(1));
+    } catch (error) {
+      process.stderr.write(`aintern ${argv[0]}: ${(error as Error).message}\n`);
+      return error instanceof TypeError && "code" in error ? 2 : 1;
+    }
+  }
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -79,6 +106,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   return 0;
 }
+
+const subcommands = new Map<string, (argv: readonly string[]) => Promise<number>>([
+  ["mcp", runMcpCommand],
+  ["audit", runAuditCommand],
+  ["permissions", runPermissionsCommand],
+  ["tools", runToolsCommand],
+  ["doctor", runDoctorCommand],
+]);
 
 function parse(argv: readonly string[]) {
   return parseArgs({

@@ -24,6 +24,11 @@ export interface DefineToolConfig<S extends ToolInputSchema> {
   readonly riskLevel?: RiskLevel;
   /** A zod schema, any Standard Schema with JSON Schema export, or a `JsonSchema`. */
   readonly inputSchema: S;
+  /**
+   * What the tool's data looks like, when it promises a shape (zod, Standard Schema or JSON
+   * Schema): MCP clients get it as the tool's `outputSchema` and the data as `structuredContent`.
+   */
+  readonly outputSchema?: ToolInputSchema;
   readonly tags?: readonly string[];
   readonly requiredPermissions?: readonly string[];
   readonly requiresConfirmation?: boolean;
@@ -51,6 +56,8 @@ export class DefinedTool<S extends ToolInputSchema = ToolInputSchema> extends To
   readonly description: string;
   readonly category: ToolCategory;
   readonly inputSchema: JsonSchema;
+  /** The JSON Schema of the tool's data, when `outputSchema` was given. */
+  readonly outputSchema: JsonSchema | undefined;
   /** The schema the tool was defined with (zod, Standard Schema or JSON Schema). */
   readonly schema: S;
   readonly #config: DefineToolConfig<S>;
@@ -64,6 +71,8 @@ export class DefinedTool<S extends ToolInputSchema = ToolInputSchema> extends To
     this.category = config.category ?? ToolCategory.Custom;
     this.schema = config.inputSchema;
     this.inputSchema = toJsonSchema(config.inputSchema);
+    this.outputSchema =
+      config.outputSchema === undefined ? undefined : toJsonSchema(config.outputSchema);
   }
 
   override get defaultRiskLevel(): RiskLevel {

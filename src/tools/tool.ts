@@ -44,6 +44,8 @@ export interface Tool {
   readonly defaultRiskLevel: RiskLevel;
   /** JSON Schema of the parameters, used for validation and provider function definitions. */
   readonly inputSchema: JsonSchema;
+  /** The JSON Schema of the tool's data, when the tool promises a shape (MCP `outputSchema`). */
+  readonly outputSchema?: JsonSchema;
   /** False when the tool's dependencies are missing (e.g. no workspace is open). */
   readonly isAvailable: boolean;
   readonly tags: readonly string[];

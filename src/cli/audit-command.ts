@@ -1,0 +1,237 @@
+import { parseArgs } from "node:util";
+import { riskLevelName } from "../core/index.js";
+import type { AuditEntry, AuditFilter, AuditStatus } from "../execution/index.js";
+import { openStore } from "../store/index.js";
+import { loadTools, resolveMcpPlaces } from "./mcp-runtime.js";
+
+export const auditUsage = `Usage:
+  aintern audit [--tool T] [--status S[,S]] [--session ID] [--since 1h] [--limit N]
+                [--json|--csv] [--follow] [--workspace DIR] [--db URL] [--config FILE]
+
+  The audit log, newest first: a table in a terminal (coloured by status and risk), JSON lines
+  when piped (or --json), CSV with --csv. --follow prints rows as they are written, oldest first.
+  --since takes 30s, 15m, 1h, 2d or an ISO date.
+`;
+
+const statuses: readonly AuditStatus[] = [
+  "pending",
+  "inProgress",
+  "completed",
+  "failed",
+  "cancelled",
+  "timeout",
+  "permissionDenied",
+  "validationError",
+  "requiresConfirmation",
+  "denied",
+  "interrupted",
+];
+
+/** `aintern audit`. Returns the exit code. */
+export async function runAuditCommand(argv: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      tool: { type: "string" },
+      status: { type: "string" },
+      session: { type: "string" },
+      since: { type: "string" },
+      limit: { type: "string" },
+      json: { type: "boolean" },
+      csv: { type: "boolean" },
+      follow: { type: "boolean" },
+      workspace: { type: "string" },
+      db: { type: "string" },
+      config: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    process.stdout.write(auditUsage);
+    return 0;
+  }
+  const fail = (message: string): number => {
+    process.stderr.write(`${message}\n\n${auditUsage}`);
+    return 2;
+  };
+  let from: Date | undefined;
+  if (values.since !== undefined) {
+    from = parseSince(values.since);
+    if (from === undefined)
+      return fail(`--since must be like 30s, 15m, 1h, 2d or a date, not '${values.since}'`);
+  }
+  let status: AuditStatus[] | undefined;
+  if (values.status !== undefined) {
+    status = values.status.split(",").map((s) => s.trim()) as AuditStatus[];
+    const unknown = status.filter((s) => !statuses.includes(s));
+    if (unknown.length > 0)
+      return fail(`--status: unknown ${unknown.join(", ")} (known: ${statuses.join(", ")})`);
+  }
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    return fail("--limit must be 1 to 1000");
+  if (values.json === true && values.csv === true)
+    return fail("--json and --csv exclude each other");
+
+  const places = await resolveMcpPlaces({
+    ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
+    ...(values.db === undefined ? {} : { db: values.db }),
+    ...(values.config === undefined ? {} : { config: values.config }),
+  });
+  const risks = await toolRisks(places.config.tools);
+  const format: Format =
+    values.csv === true ? "csv" : values.json === true || !process.stdout.isTTY ? "json" : "table";
+  const filter: AuditFilter = {
+    ...(values.tool === undefined ? {} : { toolName: values.tool }),
+    ...(status === undefined ? {} : { status }),
+    ...(values.session === undefined ? {} : { conversationId: values.session }),
+    ...(from === undefined ? {} : { from }),
+  };
+  const store = await openStore(places.storeUrl);
+  const out = (text: string): void => {
+    process.stdout.write(text);
+  };
+  try {
+    const page = await store.audit.query({ ...filter, limit });
+    if (format === "csv") out(`${csvColumns.join(",")}\n`);
+    if (format === "table") out(`${tableHeader()}\n`);
+    const rows = values.follow === true ? [...page.entries].reverse() : page.entries;
+    for (const row of rows) out(`${formatRow(row, format, risks)}\n`);
+    if (values.follow !== true) return 0;
+
+    // Follow: poll for rows written since the newest one shown.
+    const seen = new Set(page.entries.map((e) => e.id));
+    let since = page.entries[0]?.startedAt ?? from ?? new Date();
+    let stopped = false;
+    const stop = (): void => {
+      stopped = true;
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    process.stdout.once("error", stop);
+    while (!stopped) {
+      await new Promise((r) => setTimeout(r, 300));
+      const next = await store.audit.query({ ...filter, from: since, limit: 1000 });
+      for (const row of [...next.entries].reverse()) {
+        if (seen.has(row.id)) continue;
+        seen.add(row.id);
+        if (row.startedAt > since) since = row.startedAt;
+        out(`${formatRow(row, format, risks)}\n`);
+      }
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+type Format = "table" | "json" | "csv";
+
+const csvColumns = [
+  "startedAt",
+  "toolName",
+  "status",
+  "durationMs",
+  "errorCode",
+  "errorMessage",
+  "session",
+  "sandbox",
+  "wasApproved",
+  "executionId",
+] as const;
+
+function formatRow(row: AuditEntry, format: Format, risks: Map<string, number>): string {
+  if (format === "json") return JSON.stringify(row);
+  if (format === "csv") {
+    return [
+      row.startedAt.toISOString(),
+      row.toolName,
+      row.status,
+      String(Math.round(row.durationMs)),
+      row.errorCode ?? "",
+      row.errorMessage ?? "",
+      row.conversationId ?? "",
+      row.sandboxId ?? "",
+      String(row.wasApproved),
+      row.executionId,
+    ]
+      .map(csvCell)
+      .join(",");
+  }
+  const risk = risks.get(row.toolName);
+  const riskText = risk === undefined ? "-" : riskLevelName(risk as never);
+  return [
+    row.startedAt.toISOString().replace("T", " ").slice(0, 23),
+    row.toolName.padEnd(22).slice(0, 22),
+    colour(riskColour(risk), riskText.padEnd(8)),
+    colour(statusColour(row.status), row.status.padEnd(17)),
+    `${String(Math.round(row.durationMs)).padStart(6)} ms`,
+    (row.errorMessage ?? row.resultSummary ?? "").replace(/\s+/g, " ").slice(0, 60),
+  ].join("  ");
+}
+
+function tableHeader(): string {
+  return [
+    "started".padEnd(23),
+    "tool".padEnd(22),
+    "risk".padEnd(8),
+    "status".padEnd(17),
+    "duration".padStart(9),
+    "detail",
+  ].join("  ");
+}
+
+function csvCell(value: string): string {
+  // Quote always; a leading = + - @ is prefixed so a spreadsheet does not run it as a formula.
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return `"${safe.replaceAll('"', '""')}"`;
+}
+
+function statusColour(status: string): number {
+  switch (status) {
+    case "completed":
+      return 32; // green
+    case "failed":
+    case "timeout":
+    case "interrupted":
+      return 31; // red
+    case "denied":
+    case "permissionDenied":
+    case "validationError":
+    case "cancelled":
+      return 33; // yellow
+    default:
+      return 36; // cyan
+  }
+}
+
+function riskColour(risk: number | undefined): number {
+  if (risk === undefined) return 2;
+  return risk >= 3 ? 31 : risk === 2 ? 33 : 32;
+}
+
+function colour(code: number, text: string): string {
+  return process.env.NO_COLOR === undefined ? `\u001b[${code}m${text}\u001b[0m` : text;
+}
+
+/** `30s`, `15m`, `1h`, `2d` before now, or a date. */
+export function parseSince(value: string, now = Date.now()): Date | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/.exec(value.trim());
+  if (match !== null) {
+    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+      match[2] as "s" | "m" | "h" | "d"
+    ];
+    return new Date(now - Number(match[1]) * unit);
+  }
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+async function toolRisks(specs: readonly string[] | undefined): Promise<Map<string, number>> {
+  try {
+    const tools = await loadTools(specs ?? ["builtin"]);
+    return new Map(tools.map((t) => [t.id, t.defaultRiskLevel]));
+  } catch {
+    return new Map();
+  }
+}

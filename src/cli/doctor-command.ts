@@ -1,0 +1,109 @@
+import { access, constants, stat } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { McpUpstream } from "../mcp/index.js";
+import { openStore } from "../store/index.js";
+import { loadTools, resolveMcpPlaces } from "./mcp-runtime.js";
+
+export const doctorUsage = `Usage:
+  aintern doctor [--workspace DIR] [--db URL] [--config FILE] [--tools ...]...
+
+  Checks what 'aintern mcp' needs: the configuration, the workspace, the store (opens it,
+  migrates it, counts its audit rows), the tools, and each upstream (starts it and lists its
+  tools). Exits 1 when a check fails.
+`;
+
+/** `aintern doctor`. Returns the exit code. */
+export async function runDoctorCommand(argv: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      workspace: { type: "string" },
+      db: { type: "string" },
+      config: { type: "string" },
+      tools: { type: "string", multiple: true },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    process.stdout.write(doctorUsage);
+    return 0;
+  }
+  let failed = 0;
+  const report = (ok: boolean, what: string, detail: string): void => {
+    if (!ok) failed++;
+    process.stdout.write(`${ok ? "ok  " : "FAIL"}  ${what.padEnd(12)} ${detail}\n`);
+  };
+  let places: Awaited<ReturnType<typeof resolveMcpPlaces>>;
+  try {
+    places = await resolveMcpPlaces({
+      ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
+      ...(values.db === undefined ? {} : { db: values.db }),
+      ...(values.config === undefined ? {} : { config: values.config }),
+    });
+  } catch (error) {
+    report(false, "config", (error as Error).message);
+    return 1;
+  }
+  report(true, "config", places.config.file ?? "none (defaults)");
+
+  try {
+    if (!(await stat(places.workspacePath)).isDirectory()) throw new Error("is not a folder");
+    await access(places.workspacePath, constants.R_OK | constants.W_OK);
+    report(true, "workspace", places.workspacePath);
+  } catch (error) {
+    report(false, "workspace", `${places.workspacePath}: ${(error as Error).message}`);
+  }
+
+  try {
+    const store = await openStore(places.storeUrl);
+    try {
+      const rows = await store.audit.count({});
+      const grants = await store.permissions.list();
+      report(
+        true,
+        "store",
+        `${places.storeUrl} (${rows} audit rows, ${grants.length} remembered permissions)`,
+      );
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    report(false, "store", `${places.storeUrl}: ${(error as Error).message}`);
+  }
+
+  try {
+    const specs = values.tools ?? places.config.tools ?? ["builtin"];
+    const tools = await loadTools(specs);
+    report(true, "tools", `${tools.length} (${specs.join(", ")})`);
+  } catch (error) {
+    report(false, "tools", (error as Error).message);
+  }
+
+  for (const config of places.config.upstreams ?? []) {
+    const upstream = new McpUpstream(config);
+    try {
+      const { tools } = await withTimeout(upstream.listTools(), 30_000, "did not answer in 30 s");
+      report(true, `upstream`, `${config.name}: ${tools.length} tools (prefix ${upstream.prefix})`);
+    } catch (error) {
+      report(false, "upstream", `${config.name}: ${(error as Error).message}`);
+    } finally {
+      await upstream.close();
+    }
+  }
+  process.stdout.write(failed === 0 ? "\nAll checks passed.\n" : `\n${failed} check(s) failed.\n`);
+  return failed === 0 ? 0 : 1;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,248 @@
+import { mkdir, realpath } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  ApprovalPolicy,
+  defaultProtectedPathPatterns,
+  RememberedPermissions,
+} from "../approval/index.js";
+import { builtinTools } from "../builtin/index.js";
+import { LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
+import {
+  loadMcpConfig,
+  MCP_CONFIG_FILE_NAME,
+  type McpConfig,
+  type McpGate,
+  McpUpstream,
+  type McpUpstreamConfig,
+  ProcessorGate,
+  parseMcpConfig,
+} from "../mcp/index.js";
+import { ToolRegistry } from "../registry/index.js";
+import { openStore, type Store } from "../store/index.js";
+import type { Tool } from "../tools/index.js";
+
+/** What {@link openMcpRuntime} takes: the CLI's flags, over the configuration file. */
+export interface McpRuntimeOptions {
+  /** Default: the config's `workspace`, else the current directory. */
+  readonly workspace?: string;
+  /** Default: the config's `db`, else `sqlite:<workspace>/.aintern/audit.db`. */
+  readonly db?: string;
+  /** `builtin`, `readonly` or module paths; default the config's, else `builtin`. */
+  readonly tools?: readonly string[];
+  /** A config file; default `aintern.config.json` in the current directory or workspace, if any. */
+  readonly config?: string;
+  /** Upstream commands (`"npx -y server ARGS"`), added to the config's. */
+  readonly upstreams?: readonly string[];
+  /** Start the upstreams (default true; `aintern tools` and `doctor` start them too). */
+  readonly startUpstreams?: boolean;
+  readonly onError?: (error: Error) => void;
+}
+
+/** Everything `aintern mcp` serves with. */
+export interface McpRuntime {
+  readonly workspacePath: string;
+  readonly storeUrl: string;
+  readonly config: McpConfig;
+  readonly store: Store;
+  readonly registry: ToolRegistry;
+  readonly executor: ToolExecutor;
+  readonly policy: ApprovalPolicy;
+  readonly permissions: RememberedPermissions;
+  readonly gate: McpGate;
+  readonly upstreams: readonly McpUpstream[];
+  close(): Promise<void>;
+}
+
+/** Reads the configuration the flags point at (or finds `aintern.config.json`), or an empty one. */
+export async function readMcpConfig(options: McpRuntimeOptions): Promise<McpConfig> {
+  if (options.config !== undefined) return loadMcpConfig(options.config);
+  for (const dir of [options.workspace, process.cwd()]) {
+    if (dir === undefined) continue;
+    const file = join(resolve(dir), MCP_CONFIG_FILE_NAME);
+    try {
+      await realpath(file);
+    } catch {
+      continue;
+    }
+    return loadMcpConfig(file);
+  }
+  return parseMcpConfig({});
+}
+
+/** The configuration, the workspace (real path) and the store URL the flags and config name. */
+export async function resolveMcpPlaces(
+  options: Pick<McpRuntimeOptions, "workspace" | "db" | "config">,
+): Promise<{ config: McpConfig; workspacePath: string; storeUrl: string }> {
+  const config = await readMcpConfig(options);
+  const workspacePath = await realpath(resolve(options.workspace ?? config.workspace ?? "."));
+  let storeUrl = options.db ?? config.db;
+  if (storeUrl === undefined) {
+    await mkdir(join(workspacePath, ".aintern"), { recursive: true });
+    storeUrl = `sqlite:${join(workspacePath, ".aintern", "audit.db")}`;
+  }
+  return { config, workspacePath, storeUrl };
+}
+
+/**
+ * Opens the store, loads the tools (built-in, a user's modules, the upstreams' imports), and
+ * builds the executor, the policy and the gate `aintern mcp` serves through.
+ */
+export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<McpRuntime> {
+  const { config, workspacePath, storeUrl } = await resolveMcpPlaces(options);
+  const store = await openStore(storeUrl);
+  const upstreams: McpUpstream[] = [];
+  try {
+    const registry = new ToolRegistry();
+    for (const tool of await loadTools(options.tools ?? config.tools ?? ["builtin"])) {
+      registry.registerTool(tool);
+    }
+    const upstreamConfigs: McpUpstreamConfig[] = [
+      ...(config.upstreams ?? []),
+      ...(options.upstreams ?? []).map((command, i) => upstreamFromCommand(command, i)),
+    ];
+    for (const upstreamConfig of upstreamConfigs) {
+      const upstream = new McpUpstream(upstreamConfig, {
+        ...(options.onError === undefined ? {} : { onError: options.onError }),
+      });
+      upstreams.push(upstream);
+      if (options.startUpstreams === false) continue;
+      registry.registerTools(await upstream.importTools());
+    }
+
+    // The configuration is a protected path: a call touching it always asks, whatever a rule or a
+    // remembered approval says (and no tool edits it).
+    const protectedPaths = [
+      ...(config.policy?.protectedPaths ?? defaultProtectedPathPatterns),
+      `**/${MCP_CONFIG_FILE_NAME}`,
+    ];
+    if (config.file !== undefined) {
+      const inside = relative(workspacePath, config.file);
+      if (!inside.startsWith("..") && !isAbsolute(inside)) protectedPaths.push(inside);
+    }
+    const policy = new ApprovalPolicy({ ...config.policy, protectedPaths });
+    const permissions = new RememberedPermissions({ store: store.permissions });
+    const executor = new ToolExecutor({
+      registry,
+      audit: store.audit,
+      license: staticLicense(LicenseTier.Teams),
+      workspacePath,
+      ...(config.isolation === undefined ? {} : { isolation: config.isolation }),
+      options: {
+        maxConcurrentExecutions: 8,
+        maxQueuedExecutions: 10_000,
+        ...config.limits,
+      },
+    });
+    const gate = new ProcessorGate({
+      executor,
+      policy,
+      permissions,
+      workspacePath,
+      ...(config.approvalTimeoutMs === undefined
+        ? {}
+        : { approvalTimeoutMs: config.approvalTimeoutMs }),
+    });
+    return {
+      workspacePath,
+      storeUrl,
+      config,
+      store,
+      registry,
+      executor,
+      policy,
+      permissions,
+      gate,
+      upstreams,
+      async close() {
+        await Promise.all(upstreams.map((u) => u.close()));
+        await executor.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await Promise.all(upstreams.map((u) => u.close()));
+    await store.close();
+    throw error;
+  }
+}
+
+/** `"npx -y @modelcontextprotocol/server-filesystem ."` as an upstream named `up1`, `up2`, ... */
+export function upstreamFromCommand(command: string, index: number): McpUpstreamConfig {
+  const words = splitCommand(command);
+  if (words.length === 0) throw new Error(`--upstream needs a command, got '${command}'`);
+  return { name: `up${index + 1}`, command: words[0]!, args: words.slice(1) };
+}
+
+/** Splits a command line on spaces, honouring single and double quotes. */
+export function splitCommand(command: string): string[] {
+  const words: string[] = [];
+  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3]!);
+  return words;
+}
+
+/** The tools `--tools` names: `builtin`, `readonly`, or modules exporting tools. */
+export async function loadTools(specs: readonly string[]): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  const seen = new Set<Tool>();
+  const add = (tool: Tool): void => {
+    if (seen.has(tool)) return;
+    seen.add(tool);
+    tools.push(tool);
+  };
+  for (const spec of specs) {
+    if (spec === "builtin") builtinTools().forEach(add);
+    else if (spec === "readonly") builtinTools({ readOnly: true }).forEach(add);
+    else {
+      const found = toolsOf(await importModule(spec));
+      if (found.length === 0) {
+        throw new Error(
+          `The module '${spec}' exports no tools: export defineTool() tools, or an array of them (as default or named exports)`,
+        );
+      }
+      found.forEach(add);
+    }
+  }
+  return tools;
+}
+
+async function importModule(spec: string): Promise<Record<string, unknown>> {
+  const looksLikePath =
+    spec.startsWith(".") || spec.startsWith("/") || isAbsolute(spec) || /\.[cm]?[jt]s$/.test(spec);
+  if (looksLikePath) {
+    return (await import(pathToFileURL(resolve(spec)).href)) as Record<string, unknown>;
+  }
+  // A package name: resolved from the current directory, where the user's packages are.
+  const require = createRequire(join(process.cwd(), "noop.js"));
+  let target = spec;
+  try {
+    target = pathToFileURL(require.resolve(spec)).href;
+  } catch {
+    // Left to import(), which says what it could not find.
+  }
+  return (await import(target)) as Record<string, unknown>;
+}
+
+function toolsOf(module: Record<string, unknown>): Tool[] {
+  const out: Tool[] = [];
+  for (const value of Object.values(module)) {
+    if (Array.isArray(value)) out.push(...value.filter(isTool));
+    else if (isTool(value)) out.push(value);
+  }
+  return out;
+}
+
+function isTool(value: unknown): value is Tool {
+  if (typeof value !== "object" || value === null) return false;
+  const t = value as Record<string, unknown>;
+  return (
+    typeof t.id === "string" &&
+    typeof t.name === "string" &&
+    typeof t.execute === "function" &&
+    typeof t.validate === "function" &&
+    typeof t.getEffectiveRiskLevel === "function" &&
+    typeof t.inputSchema === "object"
+  );
+}

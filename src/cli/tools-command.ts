@@ -1,0 +1,66 @@
+import { parseArgs } from "node:util";
+import { riskLevelName } from "../core/index.js";
+import { AinternMcpServer } from "../mcp/index.js";
+import { openMcpRuntime } from "./mcp-runtime.js";
+
+export const toolsUsage = `Usage:
+  aintern tools [--json] [--tools builtin|readonly|MODULE]... [--upstream "CMD ARGS"]...
+                [--workspace DIR] [--db URL] [--config FILE]
+
+  What an MCP client of 'aintern mcp' will see: each tool's MCP name, risk and annotations
+  (upstreams are started to list theirs).
+`;
+
+/** `aintern tools`. Returns the exit code. */
+export async function runToolsCommand(argv: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      json: { type: "boolean" },
+      tools: { type: "string", multiple: true },
+      upstream: { type: "string", multiple: true },
+      workspace: { type: "string" },
+      db: { type: "string" },
+      config: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    process.stdout.write(toolsUsage);
+    return 0;
+  }
+  const runtime = await openMcpRuntime({
+    ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
+    ...(values.db === undefined ? {} : { db: values.db }),
+    ...(values.config === undefined ? {} : { config: values.config }),
+    ...(values.tools === undefined
+      ? {}
+      : { tools: values.tools.flatMap((t) => t.split(",")).filter((t) => t !== "") }),
+    ...(values.upstream === undefined ? {} : { upstreams: values.upstream }),
+  });
+  try {
+    const server = new AinternMcpServer({ registry: runtime.registry, gate: runtime.gate });
+    const listed = server.listTools();
+    if (values.json === true || !process.stdout.isTTY) {
+      for (const tool of listed) {
+        const id = server.names.idOf(tool.name)!;
+        const risk = runtime.registry.getTool(id)!.defaultRiskLevel;
+        process.stdout.write(`${JSON.stringify({ id, risk: riskLevelName(risk), ...tool })}\n`);
+      }
+      return 0;
+    }
+    for (const tool of listed) {
+      const id = server.names.idOf(tool.name)!;
+      const risk = riskLevelName(runtime.registry.getTool(id)!.defaultRiskLevel);
+      const hints = Object.entries(tool.annotations ?? {})
+        .filter(([key, value]) => key.endsWith("Hint") && value === true)
+        .map(([key]) => key.replace(/Hint$/, ""));
+      process.stdout.write(
+        `${tool.name.padEnd(28)} ${risk.padEnd(8)} ${hints.join(",").padEnd(34)} ${(tool.description ?? "").split("\n")[0]!.slice(0, 60)}\n`,
+      );
+    }
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}

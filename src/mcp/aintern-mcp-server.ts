@@ -1,0 +1,467 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+  type ListToolsResult,
+  type McpRequestContext,
+  type Tool as McpTool,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestStateCodec,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { ParameterKindConfig } from "../approval/index.js";
+import {
+  ApprovalDecision,
+  type ApprovalHandler,
+  hashToolCallArguments,
+  ToolCallRequest,
+} from "../calls/index.js";
+import type { ToolProgress } from "../context/index.js";
+import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
+import type { ToolRegistry } from "../registry/index.js";
+import type { Tool } from "../tools/index.js";
+import { approvalForm, decisionFromAnswer } from "./approval-form.js";
+import type { McpGate, McpGateResult } from "./mcp-gate.js";
+import { McpToolNames } from "./mcp-tool-names.js";
+import { toolAnnotations } from "./tool-annotations.js";
+
+/**
+ * How calls that need a person's approval are asked:
+ * - `"elicit"` (default): a form-mode elicitation to the client (approve once / for this session /
+ *   always / for a pattern, or deny with a reason); a client that cannot show forms gets the
+ *   headless rule (the call is denied, saying how to allow it).
+ * - `"deny"`: never ask; such calls are denied with that message.
+ * - an {@link ApprovalHandler} (the web console's, a terminal's): it is asked for each such call
+ *   (bounded by `approvalTimeoutMs` and the call's cancellation); its decision goes to the gate.
+ */
+export type McpApprovals = "elicit" | "deny" | ApprovalHandler;
+
+/** Construction options of {@link AinternMcpServer}. */
+export interface AinternMcpServerConfig {
+  /** The tools clients see (`getAvailableTools()`), looked up by id for each call. */
+  readonly registry: ToolRegistry;
+  /** Every `tools/call` goes through it: policy, approvals, execution, audit. */
+  readonly gate: McpGate;
+  /** Default `"elicit"`. */
+  readonly approvals?: McpApprovals;
+  /** How long a person has to answer an elicitation. Default 5 minutes. */
+  readonly approvalTimeoutMs?: number;
+  /** Which parameters hold paths and commands (for suggested patterns). */
+  readonly parameterKinds?: ParameterKindConfig;
+  /** The server's name and version in `initialize`. Default `aintern` and the package version. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** Instructions for the model, sent in `initialize`. */
+  readonly instructions?: string;
+  /** Out-of-band errors (a transport that failed, a notification that could not be sent). */
+  readonly onError?: (error: Error) => void;
+}
+
+/** What a requestState carries between the rounds of one approval. */
+interface ApprovalState {
+  /** Tool id. */
+  readonly t: string;
+  /** Hash of the arguments the person was shown. */
+  readonly h: string;
+  /** When the person was asked (ms since the epoch). */
+  readonly at: number;
+}
+
+/** One connection (stdio, an HTTP session, or one modern-era HTTP request). */
+interface Connection {
+  readonly id: string;
+  readonly server: Server;
+  /** Aborted when the connection closes: every call in flight is cancelled. */
+  readonly closed: AbortController;
+}
+
+const headlessHint =
+  "To let it run, add an allow rule to aintern.config.json (policy.allow or policy.tools), " +
+  "remember an approval with a client that supports elicitation, or use a client that can ask you (form elicitation).";
+
+/**
+ * aintern's tools as an MCP server. Every `tools/call` goes through the gate: arguments are
+ * validated, the policy judges the call, a person is asked (elicitation) when the policy says so,
+ * the tool runs under its timeout and isolation, and the execution is audited. Validation
+ * failures, denials and tool failures are tool results with `isError: true`; an unknown tool is a
+ * protocol error (`-32602`).
+ *
+ * {@link AinternMcpServer.createServer} is an `McpServerFactory`: one SDK `Server` per connection.
+ * Serve it with `serveStdio` (`serveMcpStdio`) or over HTTP (`serveMcpHttp`).
+ *
+ * @example
+ * ```ts
+ * const mcp = new AinternMcpServer({ registry, gate });
+ * await serveStdio((ctx) => mcp.createServer(ctx));
+ * ```
+ */
+export class AinternMcpServer {
+  readonly registry: ToolRegistry;
+  readonly gate: McpGate;
+  readonly names: McpToolNames;
+  readonly #config: AinternMcpServerConfig;
+  readonly #codec: RequestStateCodec<ApprovalState>;
+  readonly #connections = new Set<Connection>();
+  readonly #unsubscribe: () => void;
+
+  constructor(config: AinternMcpServerConfig) {
+    this.#config = config;
+    this.registry = config.registry;
+    this.gate = config.gate;
+    this.names = new McpToolNames(config.registry.tools.map((t) => t.id));
+    this.#codec = createRequestStateCodec<ApprovalState>({
+      key: randomBytes(32),
+      ttlSeconds: Math.ceil((config.approvalTimeoutMs ?? 300_000) / 1000) + 60,
+      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.sessionId ?? ""}`,
+    });
+    this.#unsubscribe = config.registry.onToolsChanged(() => {
+      for (const tool of config.registry.tools) this.names.add(tool.id);
+      for (const connection of this.#connections) {
+        connection.server.sendToolListChanged().catch(() => undefined);
+      }
+    });
+  }
+
+  /** How many connections are open. */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  /**
+   * A new SDK `Server` for one connection (an `McpServerFactory`). Calls in flight are cancelled
+   * when it closes, and its session-scoped approvals are forgotten.
+   */
+  createServer(_context?: McpRequestContext): Server {
+    const server = new Server(this.#config.serverInfo ?? { name: "aintern", version: "0.1.0" }, {
+      capabilities: { tools: { listChanged: true } },
+      ...(this.#config.instructions === undefined
+        ? {}
+        : { instructions: this.#config.instructions }),
+      inputRequired: { roundTimeoutMs: this.#config.approvalTimeoutMs ?? 300_000 },
+      requestState: { verify: (state, ctx) => this.#codec.verify(state, ctx) },
+    });
+    const connection: Connection = { id: randomUUID(), server, closed: new AbortController() };
+    this.#connections.add(connection);
+    server.onclose = () => {
+      if (!this.#connections.delete(connection)) return;
+      connection.closed.abort(new Error("The MCP connection closed"));
+      this.gate.endSession?.(connection.id).catch(() => undefined);
+    };
+    server.onerror = (error) => this.#config.onError?.(error);
+    server.setRequestHandler("tools/list", () => this.#listTools());
+    server.setRequestHandler("tools/call", (request, ctx) =>
+      this.#callTool(connection, request, ctx),
+    );
+    return server;
+  }
+
+  /** Closes every open connection. */
+  async close(): Promise<void> {
+    this.#unsubscribe();
+    await Promise.all([...this.#connections].map((c) => c.server.close().catch(() => undefined)));
+  }
+
+  /** What `tools/list` answers: every available tool, in registry order. */
+  listTools(): McpTool[] {
+    return this.registry.getAvailableTools().map((tool) => this.#describe(tool));
+  }
+
+  #listTools(): ListToolsResult {
+    return { tools: this.listTools() };
+  }
+
+  #describe(tool: Tool): McpTool {
+    const outputSchema = outputSchemaOf(tool);
+    return {
+      name: this.names.add(tool.id),
+      title: tool.name,
+      description: tool.description,
+      inputSchema: objectSchema(tool.inputSchema as Record<string, unknown>),
+      ...(outputSchema === undefined ? {} : { outputSchema: objectSchema(outputSchema) }),
+      annotations: toolAnnotations(tool),
+    };
+  }
+
+  async #callTool(
+    connection: Connection,
+    request: CallToolRequest,
+    ctx: ServerContext,
+  ): Promise<CallToolResult> {
+    const name = request.params.name;
+    const toolId = this.names.idOf(name);
+    const tool = toolId === undefined ? undefined : this.registry.getTool(toolId);
+    if (tool === undefined || !tool.isAvailable) {
+      const available = this.registry.getAvailableTools().map((t) => this.names.add(t.id));
+      const close = closestNames(name, available);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Tool '${name}' not found.${close.length > 0 ? ` Did you mean '${close.join("', '")}'?` : ""} Available: ${available.join(", ")}`,
+      );
+    }
+    const args: unknown = request.params.arguments ?? {};
+    const parameters: JsonObject = isJsonObject(args) ? args : {};
+    const sessionId = ctx.sessionId ?? connection.id;
+
+    let decision: ApprovalDecision | undefined;
+    const approvals = this.#config.approvals ?? "elicit";
+    if (typeof approvals === "object") {
+      decision = await this.#askHandler(approvals, tool, parameters, sessionId, ctx.mcpReq.signal);
+    } else {
+      const asked = await this.#approval(
+        approvals,
+        tool,
+        name,
+        parameters,
+        sessionId,
+        ctx,
+        connection.server,
+      );
+      if (asked.kind === "ask") return asked.result;
+      decision = asked.decision;
+    }
+
+    // The call ends when the client cancels it or the connection closes (listeners removed after:
+    // a long connection must not collect one per call).
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    if (ctx.mcpReq.signal.aborted || connection.closed.signal.aborted) controller.abort();
+    ctx.mcpReq.signal.addEventListener("abort", abort, { once: true });
+    connection.closed.signal.addEventListener("abort", abort, { once: true });
+    const onProgress = progressSender(ctx, this.#config.onError);
+    let result: McpGateResult;
+    try {
+      result = await this.gate.processCall({
+        toolId: tool.id,
+        parameters,
+        callId: randomUUID(),
+        sessionId,
+        signal: controller.signal,
+        ...(onProgress === undefined ? {} : { onProgress }),
+        ...(decision === undefined ? {} : { decision }),
+      });
+    } finally {
+      ctx.mcpReq.signal.removeEventListener("abort", abort);
+      connection.closed.signal.removeEventListener("abort", abort);
+    }
+    const outputSchema = outputSchemaOf(tool);
+    return connection.server.projectCallToolResult(
+      toCallToolResult(result, outputSchema !== undefined),
+      outputSchema === undefined ? undefined : objectSchema(outputSchema),
+    );
+  }
+
+  /** Asks an {@link ApprovalHandler} about the call when it needs approval. */
+  async #askHandler(
+    handler: ApprovalHandler,
+    tool: Tool,
+    parameters: JsonObject,
+    sessionId: string,
+    signal: AbortSignal,
+  ): Promise<ApprovalDecision | undefined> {
+    const need = await this.gate.needsApproval(tool.id, parameters, { sessionId });
+    if (need === false) return undefined;
+    const request = new ToolCallRequest({
+      toolId: tool.id,
+      toolName: tool.name,
+      parameters,
+      riskLevel: need.riskLevel,
+      executionSummary: need.summary,
+      requiresApproval: true,
+    });
+    const timeoutMs = this.#config.approvalTimeoutMs ?? 300_000;
+    const asking = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+    try {
+      const decision = await handler.requestApproval(request, asking, {
+        reason: need.reason,
+        riskLevel: need.riskLevel,
+        round: 1,
+        ...(need.warning === undefined ? {} : { warning: need.warning }),
+      });
+      return decision instanceof ApprovalDecision
+        ? decision
+        : ApprovalDecision.deny("The approval handler returned no decision");
+    } catch (error) {
+      return ApprovalDecision.deny(
+        asking.aborted
+          ? "No one answered the approval request in time"
+          : `The approval handler failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  /**
+   * Decides how the call's approval is settled: no need (undefined decision), an elicitation to
+   * send (`ask`), or a decision (the person's answer on re-entry, or the headless denial).
+   */
+  async #approval(
+    mode: "elicit" | "deny",
+    tool: Tool,
+    name: string,
+    parameters: JsonObject,
+    sessionId: string,
+    ctx: ServerContext,
+    server: Server,
+  ): Promise<
+    | { kind: "decided"; decision: ApprovalDecision | undefined }
+    | { kind: "ask"; result: CallToolResult }
+  > {
+    const responses = ctx.mcpReq.inputResponses;
+    if (responses !== undefined) {
+      // The client answers the form sent in a previous round: the state (signed by this server)
+      // says which call the person was shown; an answer for other arguments approves nothing.
+      const state = ctx.mcpReq.requestState<ApprovalState>();
+      const view = inputResponse(responses, "approval");
+      if (
+        typeof state !== "object" ||
+        state === null ||
+        state.t !== tool.id ||
+        state.h !== hashToolCallArguments(parameters)
+      ) {
+        return {
+          kind: "decided",
+          decision: ApprovalDecision.deny("The approval answered another call; nothing ran."),
+        };
+      }
+      if (view.kind === "elicit") {
+        return {
+          kind: "decided",
+          decision: decisionFromAnswer(view, Date.now() - state.at),
+        };
+      }
+    }
+    const need = await this.gate.needsApproval(tool.id, parameters, { sessionId });
+    if (need === false) return { kind: "decided", decision: undefined };
+    if (mode === "elicit" && supportsFormElicitation(clientCapabilities(ctx, server))) {
+      const form = approvalForm({
+        toolId: tool.id,
+        toolName: name,
+        parameters,
+        need,
+        ...(this.#config.parameterKinds === undefined
+          ? {}
+          : { parameterKinds: this.#config.parameterKinds }),
+      });
+      const requestState = await this.#codec.mint(
+        { t: tool.id, h: hashToolCallArguments(parameters), at: Date.now() },
+        ctx,
+      );
+      return {
+        kind: "ask",
+        result: inputRequired({
+          inputRequests: { approval: inputRequired.elicit(form) },
+          requestState,
+        }) as unknown as CallToolResult,
+      };
+    }
+    const why =
+      mode === "deny"
+        ? "This server is set not to ask for approvals (--approvals deny)."
+        : "This MCP client cannot ask you (it does not support form elicitation).";
+    return {
+      kind: "decided",
+      decision: ApprovalDecision.deny(
+        `This call needs approval (${need.reason}), and no one can be asked: ${why} ${headlessHint}`,
+      ),
+    };
+  }
+}
+
+/** The result of one call on the wire: the text for the model, plus the data as structured content. */
+export function toCallToolResult(result: McpGateResult, hasOutputSchema = false): CallToolResult {
+  const content: CallToolResult["content"] = [{ type: "text", text: result.content }];
+  if (result.isError) {
+    return {
+      content,
+      isError: true,
+      ...(hasOutputSchema
+        ? {}
+        : {
+            structuredContent: {
+              status: result.status,
+              ...(result.result.errorCode === undefined
+                ? {}
+                : { errorCode: result.result.errorCode }),
+              error: result.result.error ?? result.content,
+            },
+          }),
+    };
+  }
+  const data = result.data;
+  return {
+    content,
+    ...(data === undefined
+      ? {}
+      : { structuredContent: isJsonObject(data) ? data : { result: data } }),
+  };
+}
+
+/** MCP wants an object schema at the root; aintern's input schemas are, this makes sure. */
+function objectSchema(schema: Record<string, unknown>): McpTool["inputSchema"] {
+  const { $schema: _ignored, ...rest } = schema;
+  return { ...rest, type: "object" } as McpTool["inputSchema"];
+}
+
+function outputSchemaOf(tool: Tool): Record<string, unknown> | undefined {
+  const schema: unknown = tool.outputSchema;
+  return isJsonObject(schema) ? (schema as Record<string, unknown>) : undefined;
+}
+
+/** The client's capabilities: per request on the 2026 era, from `initialize` on 2025 ones. */
+function clientCapabilities(ctx: ServerContext, server: Server): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const fromEnvelope = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  if (typeof fromEnvelope === "object" && fromEnvelope !== null) {
+    return fromEnvelope as ClientCapabilities;
+  }
+  return server.getClientCapabilities();
+}
+
+function supportsFormElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
+  if (elicitation === undefined) return false;
+  // An empty object means form mode (2025-06-18); otherwise form must be named.
+  return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
+}
+
+/** Sends the tool's progress reports as `notifications/progress`, when the call asked for them. */
+function progressSender(
+  ctx: ServerContext,
+  onError: ((error: Error) => void) | undefined,
+): ((progress: ToolProgress) => void) | undefined {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let last = 0;
+  return (progress) => {
+    const total =
+      progress.totalItems !== undefined && progress.itemsProcessed !== undefined
+        ? progress.totalItems
+        : 100;
+    const value =
+      progress.totalItems !== undefined && progress.itemsProcessed !== undefined
+        ? progress.itemsProcessed
+        : progress.percentComplete;
+    // Progress must increase with each notification: a report that does not move it forward
+    // advances it by a hair rather than being dropped (its message still counts).
+    const next = value !== undefined && value > last ? value : last + 1e-3;
+    last = next;
+    ctx.mcpReq
+      .notify({
+        method: "notifications/progress",
+        params: {
+          progressToken: token,
+          progress: next,
+          total: Math.max(total, next),
+          ...(progress.message === "" ? {} : { message: progress.message }),
+        },
+      })
+      .catch((error: unknown) =>
+        onError?.(error instanceof Error ? error : new Error(String(error))),
+      );
+  };
+}

@@ -1,0 +1,161 @@
+import type { ElicitRequestFormParams } from "@modelcontextprotocol/server";
+import { callSubjects, type ParameterKindConfig } from "../approval/index.js";
+import { ApprovalDecision } from "../calls/index.js";
+import { type JsonObject, riskLevelName } from "../core/index.js";
+import type { McpApprovalNeed } from "./mcp-gate.js";
+
+/** The choices of the approval form, as the `decision` field's values. */
+export const ApprovalChoice = {
+  Once: "approve_once",
+  Session: "approve_session",
+  Always: "approve_always",
+  Pattern: "approve_pattern",
+  Deny: "deny",
+} as const;
+
+/** One of the {@link ApprovalChoice} values. */
+export type ApprovalChoice = (typeof ApprovalChoice)[keyof typeof ApprovalChoice];
+
+/** What the approval form is built from. */
+export interface ApprovalFormCall {
+  readonly toolId: string;
+  /** The name the client knows the tool by. */
+  readonly toolName: string;
+  readonly parameters: JsonObject;
+  readonly need: McpApprovalNeed;
+  readonly parameterKinds?: ParameterKindConfig;
+}
+
+/**
+ * The form-mode elicitation that asks a person about one call: approve once, for this session,
+ * always for this tool, or for a pattern it suggests (a folder glob for paths, a command prefix
+ * for commands), or deny with a reason.
+ */
+export function approvalForm(call: ApprovalFormCall): Omit<ElicitRequestFormParams, "mode"> {
+  const pattern = suggestPattern(call.toolId, call.parameters, call.parameterKinds);
+  const choices: [ApprovalChoice, string][] = [
+    [ApprovalChoice.Once, "Approve once"],
+    [ApprovalChoice.Session, "Approve for this session"],
+    [ApprovalChoice.Always, `Always approve ${call.toolName}`],
+    ...(pattern === undefined
+      ? []
+      : ([[ApprovalChoice.Pattern, `Always approve ${call.toolName} for ${pattern}`]] as [
+          ApprovalChoice,
+          string,
+        ][])),
+    [ApprovalChoice.Deny, "Deny"],
+  ];
+  const args = JSON.stringify(call.parameters, null, 2);
+  const lines = [
+    `aintern: ${call.toolName} wants to run (${riskLevelName(call.need.riskLevel)} risk).`,
+    call.need.summary,
+    `Why it asks: ${call.need.reason}`,
+    ...(call.need.warning === undefined ? [] : [`WARNING: ${call.need.warning}`]),
+    `Arguments: ${args.length > 2000 ? `${args.slice(0, 2000)}...` : args}`,
+  ];
+  return {
+    message: lines.join("\n"),
+    requestedSchema: {
+      type: "object",
+      properties: {
+        decision: {
+          type: "string",
+          title: "Decision",
+          enum: choices.map(([value]) => value),
+          enumNames: choices.map(([, title]) => title),
+          default: ApprovalChoice.Once,
+        },
+        ...(pattern === undefined
+          ? {}
+          : {
+              pattern: {
+                type: "string",
+                title: "Pattern to always approve",
+                description: "Used with the pattern choice: a path glob or a command prefix.",
+                default: pattern,
+              },
+            }),
+        reason: {
+          type: "string",
+          title: "Reason (for a denial)",
+          description: "Told to the model when you deny.",
+        },
+      },
+      required: ["decision"],
+    },
+  };
+}
+
+/** An elicitation's answer, as the SDK hands it over. */
+export interface ApprovalAnswer {
+  readonly action: "accept" | "decline" | "cancel";
+  readonly content?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The decision a person's answer to {@link approvalForm} stands for. Decline and cancel deny; an
+ * answer that is not one of the choices denies too (nothing runs without a clear yes).
+ */
+export function decisionFromAnswer(
+  answer: ApprovalAnswer,
+  decidedAfterMs?: number,
+): ApprovalDecision {
+  const timing = decidedAfterMs === undefined ? {} : { decisionDurationMs: decidedAfterMs };
+  if (answer.action === "decline") {
+    return ApprovalDecision.deny(reasonOf(answer) ?? "The user declined the call.", timing);
+  }
+  if (answer.action !== "accept") {
+    return ApprovalDecision.deny("The user dismissed the approval request.", timing);
+  }
+  const choice = answer.content?.decision;
+  switch (choice) {
+    case ApprovalChoice.Once:
+      return ApprovalDecision.approve(timing);
+    case ApprovalChoice.Session:
+      return ApprovalDecision.approve({ ...timing, rememberForSession: true });
+    case ApprovalChoice.Always:
+      return ApprovalDecision.approve({ ...timing, rememberForTool: true });
+    case ApprovalChoice.Pattern: {
+      const pattern = answer.content?.pattern;
+      if (typeof pattern !== "string" || pattern.trim() === "") {
+        return ApprovalDecision.deny("The approval named no pattern.", timing);
+      }
+      return ApprovalDecision.approve({
+        ...timing,
+        rememberForTool: true,
+        rememberPattern: pattern,
+      });
+    }
+    case ApprovalChoice.Deny:
+      return ApprovalDecision.deny(reasonOf(answer) ?? "The user denied the call.", timing);
+    default:
+      return ApprovalDecision.deny("The approval answer was not one of the choices.", timing);
+  }
+}
+
+function reasonOf(answer: ApprovalAnswer): string | undefined {
+  const reason = answer.content?.reason;
+  return typeof reason === "string" && reason.trim() !== "" ? reason.trim() : undefined;
+}
+
+/**
+ * A pattern worth remembering for this call: the folder of its path (`src/**`), or the first word
+ * of its command (`npm *`); undefined when the call has neither, or several different ones.
+ */
+export function suggestPattern(
+  toolId: string,
+  parameters: JsonObject,
+  kinds?: ParameterKindConfig,
+): string | undefined {
+  const subjects = callSubjects(toolId, parameters, kinds);
+  if (subjects.commands.length === 1) {
+    const first = subjects.commands[0]!.trim().split(/\s+/)[0];
+    return first === undefined || first === "" ? undefined : `${first} *`;
+  }
+  if (subjects.paths.length === 1) {
+    const path = subjects.paths[0]!.replaceAll("\\", "/");
+    const slash = path.lastIndexOf("/");
+    return slash <= 0 ? "**" : `${path.slice(0, slash)}/**`;
+  }
+  return undefined;
+}

@@ -1,0 +1,175 @@
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/client";
+import { ToolProgress } from "../context/index.js";
+import { isJsonObject, type JsonObject, type RiskLevel, ToolCategory } from "../core/index.js";
+import { ToolResult } from "../result/index.js";
+import type { JsonSchema } from "../schema/index.js";
+import { defineTool, type Tool } from "../tools/index.js";
+import { riskFromAnnotations } from "./tool-annotations.js";
+
+/** One tool as an MCP server lists it (the fields aintern reads). */
+export interface ListedMcpTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  readonly annotations?: ToolAnnotations;
+}
+
+/** What {@link importMcpTools} needs of an MCP client: an SDK `Client` has it. */
+export interface McpToolClient {
+  listTools(): Promise<{ readonly tools: readonly ListedMcpTool[] }>;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    options?: {
+      signal?: AbortSignal;
+      onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+      timeout?: number;
+      resetTimeoutOnProgress?: boolean;
+    },
+  ): Promise<CallToolResult>;
+}
+
+/** Options of {@link importMcpTools}. */
+export interface ImportMcpToolsOptions {
+  /** Put before each tool's name to make its aintern id (`"fs_"` + `read_file`). Default none. */
+  readonly prefix?: string;
+  /** Risk per upstream tool name, overriding what its annotations give. */
+  readonly risk?: Readonly<Record<string, RiskLevel>>;
+  /** Only these upstream tool names (default all). */
+  readonly include?: readonly string[];
+  /** The longest wait for one call (the executor's timeout applies as well). Default 10 minutes. */
+  readonly callTimeoutMs?: number;
+  /** Tags added to every imported tool. Default `["mcp"]`. */
+  readonly tags?: readonly string[];
+}
+
+/**
+ * The tools of an MCP server as aintern tools, to register and serve with aintern's policy,
+ * approvals and audit. Risk comes from the annotations (read-only: Safe, destructive: High,
+ * otherwise Medium) unless `risk` names the tool. Each call goes to the server with the call's
+ * signal (cancelling sends `notifications/cancelled`) and a progress listener; the server's
+ * errors come back as failed results, its structured content as the result's data.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ name: "aintern", version: "1" });
+ * await client.connect(new StdioClientTransport({ command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."] }));
+ * registry.registerTools(await importMcpTools(client, { prefix: "fs_" }));
+ * ```
+ */
+export async function importMcpTools(
+  client: McpToolClient,
+  options: ImportMcpToolsOptions = {},
+): Promise<Tool[]> {
+  const { tools } = await client.listTools();
+  const include = options.include === undefined ? undefined : new Set(options.include);
+  const risk = new Map(Object.entries(options.risk ?? {}));
+  const ids = new Set<string>();
+  return tools
+    .filter((t) => include === undefined || include.has(t.name))
+    .map((listed) => {
+      const id = toolIdFor(`${options.prefix ?? ""}${listed.name}`, ids);
+      ids.add(id);
+      return mcpTool(client, listed, id, options, risk.get(listed.name));
+    });
+}
+
+/**
+ * An aintern tool id for an upstream tool (1-64 of letters, digits, `-`, `_`): other characters
+ * become `_`, and a clash gets `_2`, `_3`, ... The tool still calls the upstream by its own name.
+ */
+export function toolIdFor(wanted: string, taken: ReadonlySet<string> = new Set()): string {
+  let base = wanted
+    .replace(/[^A-Za-z0-9_-]/g, "_")
+    .replace(/^-/, "_")
+    .slice(0, 64);
+  if (base === "") base = "tool";
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base.slice(0, 64 - `_${n}`.length)}_${n}`;
+  return id;
+}
+
+function mcpTool(
+  client: McpToolClient,
+  listed: ListedMcpTool,
+  id: string,
+  options: ImportMcpToolsOptions,
+  riskOverride: RiskLevel | undefined,
+): Tool {
+  const annotations = listed.annotations;
+  const riskLevel = riskOverride ?? riskFromAnnotations(annotations);
+  const readOnly = annotations?.readOnlyHint === true;
+  const tags = [...(options.tags ?? ["mcp"])];
+  if (readOnly) tags.push("read-only");
+  if (annotations?.destructiveHint === true) tags.push("destructive");
+  if (annotations?.idempotentHint === true) tags.push("idempotent");
+  if (annotations?.openWorldHint === true) tags.push("open-world");
+  const name = listed.name;
+  return defineTool({
+    id,
+    name: listed.title ?? annotations?.title ?? name,
+    description: listed.description ?? `The ${name} tool of an MCP server.`,
+    category: annotations?.openWorldHint === true ? ToolCategory.Network : ToolCategory.Custom,
+    riskLevel,
+    inputSchema: inputSchemaOf(listed.inputSchema),
+    ...(listed.outputSchema === undefined
+      ? {}
+      : { outputSchema: listed.outputSchema as JsonSchema }),
+    tags,
+    getExecutionSummary: (parameters) => `Call ${name} ${preview(parameters)}`,
+    async execute(input, context) {
+      const result = await client.callTool(
+        { name, arguments: input as Record<string, unknown> },
+        {
+          signal: context.signal,
+          timeout: options.callTimeoutMs ?? 600_000,
+          resetTimeoutOnProgress: true,
+          onprogress: (progress) => {
+            const percent =
+              progress.total !== undefined && progress.total > 0
+                ? (progress.progress / progress.total) * 100
+                : undefined;
+            context.reportProgress(
+              new ToolProgress({
+                message: progress.message ?? "",
+                ...(percent === undefined ? {} : { percentComplete: Math.min(100, percent) }),
+              }),
+            );
+          },
+        },
+      );
+      return toToolResult(result);
+    },
+  });
+}
+
+/** An MCP tool result as a ToolResult: errors fail with their text, data from structured content. */
+export function toToolResult(result: CallToolResult): ToolResult {
+  const text = (result.content ?? [])
+    .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+    .join("\n");
+  if (result.isError === true) {
+    return ToolResult.failed(
+      text === "" ? "The MCP tool reported an error" : text,
+      "MCP_TOOL_ERROR",
+    );
+  }
+  const structured = result.structuredContent;
+  if (structured !== undefined && isJsonObject(structured)) {
+    return ToolResult.succeeded(structured as JsonObject, text === "" ? "Done" : text);
+  }
+  return ToolResult.succeeded(text, "Done");
+}
+
+function inputSchemaOf(schema: Readonly<Record<string, unknown>>): JsonSchema {
+  // MCP input schemas are JSON Schema objects (often draft 2020-12); aintern validates with the
+  // keywords it knows and lets the upstream judge the rest.
+  const { $schema: _dialect, ...rest } = schema;
+  return { type: "object", ...rest } as JsonSchema;
+}
+
+function preview(parameters: JsonObject): string {
+  const text = JSON.stringify(parameters);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}

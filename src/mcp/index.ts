@@ -1,0 +1,52 @@
+export {
+  AinternMcpServer,
+  type AinternMcpServerConfig,
+  type McpApprovals,
+  toCallToolResult,
+} from "./aintern-mcp-server.js";
+export {
+  type ApprovalAnswer,
+  ApprovalChoice,
+  type ApprovalFormCall,
+  approvalForm,
+  decisionFromAnswer,
+  suggestPattern,
+} from "./approval-form.js";
+export {
+  type ImportMcpToolsOptions,
+  importMcpTools,
+  type ListedMcpTool,
+  type McpToolClient,
+  toToolResult,
+} from "./import-mcp-tools.js";
+export { introspectionVerifier } from "./introspection-verifier.js";
+export {
+  INVALID_MCP_CONFIG,
+  InvalidMcpConfigError,
+  loadMcpConfig,
+  MCP_CONFIG_FILE_NAME,
+  type McpConfig,
+  type McpHttpConfig,
+  parseMcpConfig,
+} from "./mcp-config.js";
+export type { McpApprovalNeed, McpGate, McpGateCall, McpGateResult } from "./mcp-gate.js";
+export { isValidMcpToolName, McpToolNames, mcpToolNamePattern } from "./mcp-tool-names.js";
+export {
+  type HttpUpstreamConfig,
+  McpUpstream,
+  type McpUpstreamConfig,
+  type McpUpstreamOptions,
+  type StdioUpstreamConfig,
+} from "./mcp-upstream.js";
+export { ProcessorGate, type ProcessorGateConfig } from "./processor-gate.js";
+export {
+  type McpHttpHandle,
+  type ServeMcpHttpOptions,
+  serveMcpHttp,
+} from "./serve-mcp-http.js";
+export {
+  type McpStdioHandle,
+  type ServeMcpStdioOptions,
+  serveMcpStdio,
+} from "./serve-mcp-stdio.js";
+export { riskFromAnnotations, toolAnnotations } from "./tool-annotations.js";

@@ -1,0 +1,57 @@
+// The server in process, with an ApprovalHandler (the hook the web console plugs into), over the
+// SDK's linked in-memory transports.
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { describe, expect, it } from "vitest";
+import { ApprovalDecision, type ApprovalHandler } from "../../src/calls/index.js";
+import { ToolExecutor } from "../../src/execution/index.js";
+import { AinternMcpServer, ProcessorGate } from "../../src/mcp/index.js";
+import { ToolRegistry } from "../../src/registry/index.js";
+import { touch } from "./fixtures/mcp-tools.js";
+
+async function connected(handler: ApprovalHandler): Promise<Client> {
+  const registry = new ToolRegistry({ tools: [touch] });
+  const executor = new ToolExecutor({ registry });
+  const mcp = new AinternMcpServer({
+    registry,
+    gate: new ProcessorGate({ executor }),
+    approvals: handler,
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await mcp.createServer().connect(serverSide);
+  const client = new Client({ name: "in-process", version: "1" });
+  await client.connect(clientSide);
+  return client;
+}
+
+describe("AinternMcpServer with an ApprovalHandler", () => {
+  it("asks the handler about a call that needs approval and honours its decision", async () => {
+    const seen: string[] = [];
+    const client = await connected({
+      requestApproval(request, _signal, details) {
+        seen.push(`${request.toolId} ${details?.reason ?? ""}`);
+        return request.parameters.path === "ok"
+          ? ApprovalDecision.approve()
+          : ApprovalDecision.deny("not that one");
+      },
+    });
+    const approved = await client.callTool({ name: "touch", arguments: { path: "ok" } });
+    expect(approved.structuredContent).toEqual({ touched: "ok" });
+    const denied = await client.callTool({ name: "touch", arguments: { path: "no" } });
+    expect(denied.isError).toBe(true);
+    expect(JSON.stringify(denied.content)).toContain("not that one");
+    expect(seen).toHaveLength(2);
+    await client.close();
+  });
+
+  it("denies when the handler throws", async () => {
+    const client = await connected({
+      requestApproval() {
+        throw new Error("console is down");
+      },
+    });
+    const result = await client.callTool({ name: "touch", arguments: { path: "x" } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("console is down");
+    await client.close();
+  });
+});

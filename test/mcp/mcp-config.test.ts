@@ -1,0 +1,69 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { RiskLevel } from "../../src/core/index.js";
+import { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from "../../src/mcp/index.js";
+
+describe("aintern.config.json", () => {
+  it("reads policy rules, isolation, limits and upstreams, with risk levels by name and paths from the file's folder", () => {
+    const config = parseMcpConfig(
+      {
+        tools: ["readonly", "./my-tools.js"],
+        policy: {
+          deny: [{ commandPattern: "rm *", reason: "No deletions" }],
+          allow: [{ toolId: "file-write", pathPattern: "src/**", maxRiskLevel: "Medium" }],
+          tools: { "terminal-execute": "ask" },
+        },
+        isolation: { requireProcessFor: { riskLevelAtLeast: "High", categories: ["Terminal"] } },
+        limits: { defaultTimeoutMs: 30_000 },
+        upstreams: {
+          fs: { command: "npx", args: ["-y", "server"], risk: { move_file: "High" } },
+          remote: { url: "http://127.0.0.1:9/mcp" },
+        },
+      },
+      "/etc/aintern/aintern.config.json",
+    );
+    expect(config.tools).toEqual(["readonly", "/etc/aintern/my-tools.js"]);
+    expect(config.policy?.allow?.[0]).toEqual({
+      toolId: "file-write",
+      pathPattern: "src/**",
+      maxRiskLevel: RiskLevel.Medium,
+    });
+    expect(config.isolation?.requireProcessFor?.riskLevelAtLeast).toBe(RiskLevel.High);
+    expect(config.upstreams).toEqual([
+      {
+        name: "fs",
+        command: "npx",
+        args: ["-y", "server"],
+        risk: { move_file: RiskLevel.High },
+        cwd: "/etc/aintern",
+      },
+      { name: "remote", url: "http://127.0.0.1:9/mcp" },
+    ]);
+  });
+
+  it("refuses a typo, a bad risk name or an upstream without a command, naming the key", () => {
+    expect(() => parseMcpConfig({ polcy: {} })).toThrow(/'polcy' is not a setting/);
+    expect(() => parseMcpConfig({ policy: { allow: [{ maxRiskLevel: "Huge" }] } })).toThrow(
+      /'policy.allow\[0\].maxRiskLevel' must be a risk level/,
+    );
+    expect(() => parseMcpConfig({ upstreams: { x: { args: [] } } })).toThrow(
+      /'upstreams.x' needs a command/,
+    );
+    expect(() => parseMcpConfig({ limits: { defaultTimeoutMs: -1 } })).toThrow(
+      InvalidMcpConfigError,
+    );
+  });
+
+  it("says which file is not valid JSON", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aintern-config-"));
+    try {
+      const file = join(dir, "aintern.config.json");
+      await writeFile(file, "{ not json");
+      await expect(loadMcpConfig(file)).rejects.toMatchObject({ code: "INVALID_MCP_CONFIG", file });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

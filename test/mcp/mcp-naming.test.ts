@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { parseSince } from "../../src/cli/audit-command.js";
+import { splitCommand } from "../../src/cli/mcp-runtime.js";
+import { RiskLevel } from "../../src/core/index.js";
+import { toolIdFor } from "../../src/mcp/import-mcp-tools.js";
+import {
+  approvalForm,
+  decisionFromAnswer,
+  McpToolNames,
+  riskFromAnnotations,
+  suggestPattern,
+} from "../../src/mcp/index.js";
+
+describe("MCP names, risk from annotations and the approval form", () => {
+  it("maps ids that are not valid MCP names both ways, never two ids to one name", () => {
+    const names = new McpToolNames(["file-read", "git:status", "git_status", "a b"]);
+    expect(names.nameOf("file-read")).toBe("file-read");
+    expect(names.nameOf("git_status")).toBe("git_status");
+    expect(names.nameOf("git:status")).toBe("git_status_2");
+    expect(names.idOf("git_status_2")).toBe("git:status");
+    expect(names.idOf("constructor")).toBeUndefined();
+  });
+
+  it("gives upstream tools valid aintern ids", () => {
+    expect(toolIdFor("up1_get.info")).toBe("up1_get_info");
+    expect(toolIdFor("x", new Set(["x"]))).toBe("x_2");
+    expect(toolIdFor("y".repeat(100))).toHaveLength(64);
+  });
+
+  it("reads read-only as Safe, destructive as High, anything else as Medium", () => {
+    expect(riskFromAnnotations({ readOnlyHint: true })).toBe(RiskLevel.Safe);
+    expect(riskFromAnnotations({ destructiveHint: true })).toBe(RiskLevel.High);
+    expect(riskFromAnnotations({})).toBe(RiskLevel.Medium);
+    expect(riskFromAnnotations(undefined)).toBe(RiskLevel.Medium);
+  });
+
+  it("suggests a folder glob for a path and a command prefix for a command", () => {
+    expect(suggestPattern("file-write", { path: "src/app/main.ts" })).toBe("src/app/**");
+    expect(suggestPattern("terminal-execute", { command: "npm test -- --watch" })).toBe("npm *");
+    expect(suggestPattern("x", {})).toBeUndefined();
+  });
+
+  it("turns each answer of the form into a decision, and anything unclear into a denial", () => {
+    const need = {
+      reason: "Medium Risk calls need approval",
+      riskLevel: RiskLevel.Medium,
+      summary: "Touch a",
+    };
+    const form = approvalForm({
+      toolId: "touch",
+      toolName: "touch",
+      parameters: { path: "a" },
+      need,
+    });
+    expect(form.message).toMatch(/Medium risk/);
+    expect(
+      decisionFromAnswer({ action: "accept", content: { decision: "approve_once" } }).approved,
+    ).toBe(true);
+    expect(
+      decisionFromAnswer({ action: "accept", content: { decision: "approve_session" } })
+        .rememberForSession,
+    ).toBe(true);
+    expect(
+      decisionFromAnswer({ action: "accept", content: { decision: "approve_always" } })
+        .rememberForTool,
+    ).toBe(true);
+    expect(
+      decisionFromAnswer({
+        action: "accept",
+        content: { decision: "approve_pattern", pattern: "src/**" },
+      }).rememberPattern,
+    ).toBe("src/**");
+    expect(
+      decisionFromAnswer({ action: "accept", content: { decision: "approve_pattern" } }).approved,
+    ).toBe(false);
+    expect(
+      decisionFromAnswer({ action: "accept", content: { decision: "yes please" } }).approved,
+    ).toBe(false);
+    expect(decisionFromAnswer({ action: "cancel" }).approved).toBe(false);
+    expect(
+      decisionFromAnswer({ action: "accept", content: { decision: "deny", reason: "later" } })
+        .reason,
+    ).toBe("later");
+  });
+
+  it("parses --since and --upstream command lines", () => {
+    expect(parseSince("1h", 10_000_000)?.getTime()).toBe(10_000_000 - 3_600_000);
+    expect(parseSince("2026-01-02")?.toISOString()).toBe("2026-01-02T00:00:00.000Z");
+    expect(parseSince("soon")).toBeUndefined();
+    expect(splitCommand(`"/usr/bin/node" --import tsx 'a b.ts'`)).toEqual([
+      "/usr/bin/node",
+      "--import",
+      "tsx",
+      "a b.ts",
+    ]);
+  });
+});

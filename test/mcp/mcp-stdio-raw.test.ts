@@ -1,0 +1,98 @@
+// `aintern mcp` over stdio fed raw JSON-RPC lines, as a broken or flooding client would send them.
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs, fixtureTools, makeWorkspace, repoRoot } from "./mcp-support.js";
+
+describe("aintern mcp over stdio, raw JSON-RPC", () => {
+  let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
+  let child: ReturnType<typeof spawn>;
+  const waiting = new Map<number | string | null, (message: Record<string, unknown>) => void>();
+  const unanswered: Record<string, unknown>[] = [];
+  let nextId = 1;
+
+  const send = (message: unknown): void => {
+    child.stdin!.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+  };
+  const request = (method: string, params: unknown): Promise<Record<string, unknown>> => {
+    const id = nextId++;
+    const answer = new Promise<Record<string, unknown>>((resolve) => waiting.set(id, resolve));
+    send({ jsonrpc: "2.0", id, method, params });
+    return answer;
+  };
+
+  beforeAll(async () => {
+    workspace = await makeWorkspace();
+    child = spawn(
+      process.execPath,
+      cliArgs("mcp", "--workspace", workspace.path, "--tools", fixtureTools),
+      {
+        cwd: repoRoot,
+        stdio: ["pipe", "pipe", "ignore"],
+      },
+    );
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const message = JSON.parse(line) as Record<string, unknown>;
+      const id = message.id as number | string | null;
+      const resolve = waiting.get(id);
+      if (resolve === undefined) unanswered.push(message);
+      else {
+        waiting.delete(id);
+        resolve(message);
+      }
+    });
+    const init = await request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
+    expect(init.result).toBeDefined();
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }, 60_000);
+
+  afterAll(async () => {
+    child?.stdin?.end();
+    await new Promise((resolve) => child?.once("exit", resolve));
+    await workspace?.remove();
+  });
+
+  it("survives malformed JSON-RPC (not JSON, not JSON-RPC, wrong params) and keeps serving", async () => {
+    send("this is not json");
+    send('{"jsonrpc":"2.0","id":');
+    send({ hello: "world" });
+    const badParams = await request("tools/call", { name: 42 });
+    expect(badParams.error).toMatchObject({ code: -32602 });
+    const unknownMethod = await request("no/such/method", {});
+    expect(unknownMethod.error).toMatchObject({ code: -32601 });
+    const ok = await request("tools/call", { name: "echo", arguments: { text: "alive" } });
+    expect((ok.result as { structuredContent: unknown }).structuredContent).toEqual({
+      text: "alive",
+    });
+  });
+
+  it("answers every one of 10,000 calls in flight from one client, then serves the next", async () => {
+    const answers = Array.from({ length: 10_000 }, (_, i) =>
+      request("tools/call", { name: "echo", arguments: { text: `n${i}` } }),
+    );
+    const results = await Promise.all(answers);
+    let ok = 0;
+    results.forEach((message, i) => {
+      const result = message.result as {
+        isError?: boolean;
+        structuredContent?: unknown;
+        content: { text: string }[];
+      };
+      expect(result).toBeDefined();
+      if (result.isError === true) expect(result.content[0]!.text).toMatch(/\w/);
+      else {
+        expect(result.structuredContent).toEqual({ text: `n${i}` });
+        ok++;
+      }
+    });
+    expect(ok).toBeGreaterThan(0);
+    const after = await request("tools/call", { name: "echo", arguments: { text: "after" } });
+    expect((after.result as { structuredContent: unknown }).structuredContent).toEqual({
+      text: "after",
+    });
+  }, 240_000);
+});
