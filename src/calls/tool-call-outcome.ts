@@ -22,11 +22,15 @@ export function toolCallOutcome(
   request: ToolCallRequest,
   options: ToLlmContextOptions = {},
 ): ToolCallOutcome {
-  const result = outcomeResult(batch.getLifecycle(request), request);
+  const result = lifecycleResult(batch.getLifecycle(request), request);
   return { content: result.toLlmContext(options), isError: !result.success };
 }
 
-function outcomeResult(
+/**
+ * The result the model is answered with for a call in this lifecycle (see
+ * {@link toolCallOutcome}): the tool's own result, or a failed one saying why it did not run.
+ */
+export function lifecycleResult(
   lifecycle: ToolCallLifecycle | undefined,
   request: ToolCallRequest,
 ): ToolResult {
