@@ -1,9 +1,10 @@
 import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
 import type { ToolCallLifecycleRecord } from "./tool-call-lifecycle-record.js";
 import type { ToolCallRequest } from "./tool-call-request.js";
+import { defaultToolCallSessionId } from "./tool-call-store.js";
 
 /** The session a call belongs to when nobody names one. */
-export const defaultSessionId = "default";
+export const defaultSessionId = defaultToolCallSessionId;
 
 /**
  * The id a call is stored under in its session: the provider's call id. An id aintern

@@ -64,11 +64,15 @@ export {
   ToolCallStatus,
 } from "./tool-call-status.js";
 export {
+  defaultToolCallSessionId,
   interruptedCallMessage,
   interruptRecord,
+  isInterruptedRecord,
   MemoryToolCallStore,
+  matchesExpected,
   type StoredToolCall,
   type ToolCallFilter,
+  type ToolCallSave,
   type ToolCallStore,
 } from "./tool-call-store.js";
 export { canTransition, nextToolCallStatuses } from "./tool-call-transitions.js";

@@ -106,9 +106,16 @@ interface CallScope {
 
 /** What the store or the recorded decisions already know about a call. */
 type Prior =
-  | { readonly kind: "none" }
+  | { readonly kind: "none"; readonly stored: ToolCallStatus | null }
   | { readonly kind: "answered"; readonly lifecycle: ToolCallLifecycle }
-  | { readonly kind: "approved"; readonly record: ToolCallLifecycleRecord };
+  | {
+      readonly kind: "approved";
+      readonly record: ToolCallLifecycleRecord;
+      readonly stored: ToolCallStatus | null;
+    };
+
+/** Thrown by a conditional save that lost: another process claimed or moved the call. */
+const lostClaim = Symbol("lost claim");
 
 /** How many recorded decisions without a store are kept for their `processCall`. */
 const maxRecordedDecisions = 1_000;
@@ -325,7 +332,8 @@ export class ToolCallProcessor {
     });
     const applied = lifecycle.approvalDecision;
     const approved = lifecycle.status === ToolCallStatus.Approved;
-    if (checked.callId !== undefined && (approved || lifecycle.isTerminal)) {
+    const keep = this.#config.store === undefined && checked.callId !== undefined;
+    if (keep && checked.callId !== undefined && (approved || lifecycle.isTerminal)) {
       this.#keepRecorded(sessionCallKey(checked.sessionId, checked.callId), lifecycle);
     }
     const reason = approved
@@ -401,7 +409,20 @@ export class ToolCallProcessor {
       lifecycle = this.#track(ToolCallLifecycle.forRequest(this.#gate.assess(original, tool)));
     }
     scope.onLifecycle(lifecycle);
-    const save = (): Promise<void> => this.#save(callId, scope.sessionId, lifecycle);
+    const store = this.#config.store;
+    // The stored state this process last read or wrote: every write is conditional on it.
+    let expected = prior.stored;
+    let lost = false;
+    const save = async (): Promise<void> => {
+      if (store === undefined || lost) return;
+      const record = lifecycle.toRecord();
+      if (await store.save({ callId, sessionId: scope.sessionId, record, expected })) {
+        expected = record.status;
+        return;
+      }
+      lost = true;
+      throw lostClaim;
+    };
 
     try {
       if (prior.kind === "none") {
@@ -418,7 +439,7 @@ export class ToolCallProcessor {
         return lifecycle;
       }
       lifecycle.startExecution();
-      await save();
+      await save(); // the claim: of processes meeting this call at once, one gets past here
       const execution = await this.executor.execute(
         tool.id,
         this.#context(lifecycle, scope),
@@ -426,12 +447,42 @@ export class ToolCallProcessor {
       );
       finishFromExecution(lifecycle, execution);
     } catch (error) {
+      if (error === lostClaim) {
+        // Another process claimed or moved the call since it was read: it is theirs to run.
+        return this.#answerLost(original, callId, scope, lifecycle);
+      }
       // A store or plug-in failure: end the call as failed rather than leave it hanging.
       endAfterError(lifecycle, error);
     } finally {
       await save().catch(() => undefined);
     }
     return lifecycle;
+  }
+
+  /**
+   * The answer for a call another process claimed first: its stored outcome when it has one,
+   * otherwise "already being processed". This process never ran it.
+   */
+  async #answerLost(
+    original: ToolCallRequest,
+    callId: string,
+    scope: CallScope,
+    lifecycle: ToolCallLifecycle,
+  ): Promise<ToolCallLifecycle> {
+    const now = await this.#config.store?.get(callId, scope.sessionId).catch(() => undefined);
+    let answer: ToolCallLifecycle;
+    if (
+      now !== undefined &&
+      isSameCall(now.record, original) &&
+      isTerminalToolCallStatus(now.record.status)
+    ) {
+      answer = ToolCallLifecycle.fromRecord(withRequestId(now.record, original.id));
+    } else {
+      if (!lifecycle.isTerminal) lifecycle.cancel(alreadyRunningMessage);
+      answer = lifecycle;
+    }
+    scope.onLifecycle(answer);
+    return answer;
   }
 
   /**
@@ -500,34 +551,56 @@ export class ToolCallProcessor {
    * Throws when the store cannot be read.
    */
   async #prior(request: ToolCallRequest, callId: string, scope: CallScope): Promise<Prior> {
-    const key = sessionCallKey(scope.sessionId, callId);
-    const recorded = this.#recorded.get(key);
-    if (recorded !== undefined) {
-      this.#recorded.delete(key);
-      if (isSameCall(recorded.toRecord(), request)) {
-        return this.#priorOf(recorded.toRecord(), request);
-      }
-    }
     const store = this.#config.store;
-    if (store === undefined) return { kind: "none" };
-    const stored = await store.get(callId);
-    if (stored === undefined || !isSameCall(stored.record, request)) return { kind: "none" };
+    if (store === undefined) {
+      const key = sessionCallKey(scope.sessionId, callId);
+      const recorded = this.#recorded.get(key);
+      if (recorded === undefined) return { kind: "none", stored: null };
+      this.#recorded.delete(key);
+      const record = recorded.toRecord();
+      if (!isSameCall(record, request)) return { kind: "none", stored: null };
+      return this.#priorOf(record, request, null);
+    }
+    const stored = await store.get(callId, scope.sessionId);
+    if (stored === undefined) return { kind: "none", stored: null };
     let record = stored.record;
+    // Another call under the same id (a model reusing ids): it is replaced, as read.
+    if (!isSameCall(record, request)) return { kind: "none", stored: record.status };
     if (record.status === ToolCallStatus.Executing) {
-      if ((await store.isExecutingElsewhere?.(callId)) === true) {
+      if ((await store.isExecutingElsewhere?.(callId, scope.sessionId)) === true) {
         return { kind: "answered", lifecycle: this.#refused(request, alreadyRunningMessage) };
       }
       // It was executing when its process stopped and may have taken effect: never run it again;
-      // it fails as interrupted (what `markInterrupted` does on open).
-      record = interruptRecord(record, new Date());
-      await store.save({ callId, sessionId: stored.sessionId, record }).catch(() => undefined);
+      // it fails as interrupted (what `markInterrupted` does on open), unless its owner finished
+      // it meanwhile: then the owner's record is the answer.
+      const interrupted = interruptRecord(record, new Date());
+      const wrote = await store
+        .save({
+          callId,
+          sessionId: scope.sessionId,
+          record: interrupted,
+          expected: ToolCallStatus.Executing,
+        })
+        .catch(() => false);
+      if (wrote) record = interrupted;
+      else {
+        const now = await store.get(callId, scope.sessionId);
+        if (now === undefined || now.record.status === ToolCallStatus.Executing) {
+          return { kind: "answered", lifecycle: this.#refused(request, alreadyRunningMessage) };
+        }
+        record = now.record;
+      }
     }
-    return this.#priorOf(record, request);
+    return this.#priorOf(record, request, record.status);
   }
 
-  #priorOf(record: ToolCallLifecycleRecord, request: ToolCallRequest): Prior {
-    if (record.status === ToolCallStatus.Approved) return { kind: "approved", record };
-    if (!isTerminalToolCallStatus(record.status)) return { kind: "none" };
+  #priorOf(
+    record: ToolCallLifecycleRecord,
+    request: ToolCallRequest,
+    stored: ToolCallStatus | null,
+  ): Prior {
+    if (record.status === ToolCallStatus.Approved) return { kind: "approved", record, stored };
+    if (!isTerminalToolCallStatus(record.status)) return { kind: "none", stored };
     // Idempotent: a call that already ended is answered from its record, never run again. The
     // record is put under this request's id (a re-parsed response has new request ids).
     // Not tracked: its transitions happened before, and were reported then.
@@ -631,10 +704,6 @@ export class ToolCallProcessor {
   #track(lifecycle: ToolCallLifecycle): ToolCallLifecycle {
     lifecycle.onTransition((event) => this.events.emit("transition", event));
     return lifecycle;
-  }
-
-  async #save(callId: string, sessionId: string, lifecycle: ToolCallLifecycle): Promise<void> {
-    await this.#config.store?.save({ callId, sessionId, record: lifecycle.toRecord() });
   }
 }
 
