@@ -23,6 +23,8 @@ export type CallVerdict =
       readonly kind: "allow";
       /** The remembered grant that allowed the call, when one did. */
       readonly grantId?: string;
+      /** That grant's reach: `session`, `tool` or `pattern`. */
+      readonly grantScope?: string;
       readonly reason: string;
     }
   | { readonly kind: "deny"; readonly reason: string }
@@ -136,7 +138,12 @@ export class CallGate {
     }
     const grant = await this.#config.permissions.find(call, sessionId);
     if (grant === undefined) return decision;
-    return { kind: "allow", grantId: grant.id, reason: `Remembered permission ${grant.id}` };
+    return {
+      kind: "allow",
+      grantId: grant.id,
+      grantScope: grant.pattern === undefined ? grant.scope : "pattern",
+      reason: `Remembered permission ${grant.id}`,
+    };
   }
 }
 

@@ -1,3 +1,5 @@
+import { hasSecretParameters, redactSecretParameters } from "../schema/index.js";
+import type { Tool } from "../tools/index.js";
 import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
 import type { ToolCallLifecycleRecord } from "./tool-call-lifecycle-record.js";
 import type { ToolCallRequest } from "./tool-call-request.js";
@@ -27,8 +29,65 @@ export function isSameCall(record: ToolCallLifecycleRecord, request: ToolCallReq
   const saved = record.request;
   return (
     saved.toolId.toLowerCase() === request.toolId.toLowerCase() &&
-    hashToolCallArguments(saved.parameters) === hashToolCallArguments(request.parameters)
+    (saved.argumentsHash ?? hashToolCallArguments(saved.parameters)) ===
+      hashToolCallArguments(request.parameters)
   );
+}
+
+/**
+ * The record as it may be stored: the values of parameters the tool's schema marks secret
+ * (`x-secret: true`) redacted, with the real arguments' hash kept to recognise the call.
+ */
+export function storableRecord(
+  record: ToolCallLifecycleRecord,
+  tool: Tool | undefined,
+): ToolCallLifecycleRecord {
+  if (tool === undefined || !toolHasSecrets(tool)) return record;
+  const schema = tool.inputSchema;
+  const decision = record.approvalDecision;
+  return {
+    ...record,
+    request: {
+      ...record.request,
+      parameters: redactSecretParameters(schema, record.request.parameters),
+      rawJson: null,
+      argumentsHash: hashToolCallArguments(record.request.parameters),
+    },
+    approvalDecision:
+      decision === null || decision.modifiedParameters === null
+        ? decision
+        : {
+            ...decision,
+            modifiedParameters: redactSecretParameters(schema, decision.modifiedParameters),
+          },
+  };
+}
+
+/** Per tool: whether its schema marks any parameter secret (read once per tool). */
+const secretsByTool = new WeakMap<Tool, boolean>();
+
+export function toolHasSecrets(tool: Tool): boolean {
+  let secret = secretsByTool.get(tool);
+  if (secret === undefined) {
+    try {
+      secret = hasSecretParameters(tool.inputSchema);
+    } catch {
+      secret = false;
+    }
+    secretsByTool.set(tool, secret);
+  }
+  return secret;
+}
+
+/** The stored record resumed for `request`: its id and its (unredacted) arguments. */
+export function resumedRecord(
+  record: ToolCallLifecycleRecord,
+  request: ToolCallRequest,
+): ToolCallLifecycleRecord {
+  return {
+    ...record,
+    request: { ...record.request, id: request.id, parameters: request.parameters },
+  };
 }
 
 /** The record with its request under another id (its decision's binding is history). */

@@ -7,22 +7,33 @@ import {
 } from "../context/index.js";
 import { AinternError, isJsonObject, type JsonObject, TypedEventEmitter } from "../core/index.js";
 import {
+  type AuditLog,
   canExecuteParallel,
   maxParallelismForTier,
   type ToolExecutor,
 } from "../execution/index.js";
+import { redactSecretParameters } from "../schema/index.js";
 import type { Tool } from "../tools/index.js";
 import { ToolValidationResult, ToolValidator } from "../validation/index.js";
 import { ApprovalDecision, type ApprovalDecisionInit } from "./approval-decision.js";
 import type { ApprovalHandler } from "./approval-handler.js";
 import { ApprovalRounds } from "./approval-rounds.js";
+import {
+  approvalScopeOf,
+  argumentHashes,
+  type DecisionNote,
+  notRunAuditRecord,
+} from "./call-audit.js";
 import { CallGate, errorText } from "./call-gate.js";
 import {
   defaultSessionId,
   idempotencyKey,
   inProcessClaims,
   isSameCall,
+  resumedRecord,
   sessionCallKey,
+  storableRecord,
+  toolHasSecrets,
   withRequestId,
 } from "./call-identity.js";
 import { finishFromExecution } from "./execution-to-lifecycle.js";
@@ -76,6 +87,12 @@ export interface ToolCallProcessorConfig {
   readonly validator?: ToolValidator;
   /** Who approvals are recorded as coming from. */
   readonly approver?: string;
+  /**
+   * Where the decisions on calls that never reach the executor are recorded (invalid, denied,
+   * cancelled, approved by `recordDecision` and not yet run); calls it runs are recorded by the
+   * executor with their decision. Default: the executor's audit log.
+   */
+  readonly audit?: AuditLog;
 }
 
 /** The processor's events: one per lifecycle transition. */
@@ -402,9 +419,7 @@ export class ToolCallProcessor {
     let lifecycle: ToolCallLifecycle;
     if (prior.kind === "approved") {
       // Decided earlier (recordDecision): run it as decided, without asking again.
-      lifecycle = this.#track(
-        ToolCallLifecycle.fromRecord(withRequestId(prior.record, original.id)),
-      );
+      lifecycle = this.#track(ToolCallLifecycle.fromRecord(resumedRecord(prior.record, original)));
     } else {
       lifecycle = this.#track(ToolCallLifecycle.forRequest(this.#gate.assess(original, tool)));
     }
@@ -415,7 +430,7 @@ export class ToolCallProcessor {
     let lost = false;
     const save = async (): Promise<void> => {
       if (store === undefined || lost) return;
-      const record = lifecycle.toRecord();
+      const record = storableRecord(lifecycle.toRecord(), tool);
       if (await store.save({ callId, sessionId: scope.sessionId, record, expected })) {
         expected = record.status;
         return;
@@ -423,10 +438,16 @@ export class ToolCallProcessor {
       lost = true;
       throw lostClaim;
     };
+    const note: DecisionNote = {};
+    if (prior.kind === "approved") {
+      const decision = lifecycle.approvalDecision;
+      note.decidedBy = "host";
+      if (decision !== undefined) note.approvalScope = approvalScopeOf(decision);
+    }
 
     try {
       if (prior.kind === "none") {
-        const decided = await this.#decide(lifecycle, tool, callId, scope, save);
+        const decided = await this.#decide(lifecycle, tool, callId, scope, save, note);
         if (!decided) return lifecycle;
       }
       if (scope.decideOnly) return lifecycle;
@@ -442,7 +463,7 @@ export class ToolCallProcessor {
       await save(); // the claim: of processes meeting this call at once, one gets past here
       const execution = await this.executor.execute(
         tool.id,
-        this.#context(lifecycle, scope),
+        this.#context(lifecycle, scope, note),
         scope.signal,
       );
       finishFromExecution(lifecycle, execution);
@@ -455,8 +476,34 @@ export class ToolCallProcessor {
       endAfterError(lifecycle, error);
     } finally {
       await save().catch(() => undefined);
+      if (!lost) await this.#auditNotRun(lifecycle, tool, note, scope);
     }
     return lifecycle;
+  }
+
+  /** Records the decision on a call the executor did not run (it records those it runs). */
+  async #auditNotRun(
+    lifecycle: ToolCallLifecycle,
+    tool: Tool | undefined,
+    note: DecisionNote,
+    scope: CallScope,
+  ): Promise<void> {
+    const audit = this.#config.audit ?? this.executor.audit;
+    if (audit === undefined) return;
+    const request = lifecycle.request;
+    const parameters = this.executor.options.logParameters
+      ? tool === undefined || !toolHasSecrets(tool)
+        ? request.parameters
+        : redactSecretParameters(tool.inputSchema, request.parameters)
+      : null;
+    const record = notRunAuditRecord(lifecycle, note, {
+      callId: request.providerCallId,
+      sessionId: scope.sessionId,
+      parameters,
+    });
+    if (record === undefined) return;
+    // A failing audit log must not change the call's answer; the executor logs its own failures.
+    await audit.complete(record).catch(() => undefined);
   }
 
   /**
@@ -495,6 +542,7 @@ export class ToolCallProcessor {
     callId: string,
     scope: CallScope,
     save: () => Promise<void>,
+    note: DecisionNote,
   ): Promise<boolean> {
     const request = lifecycle.request;
     if (isAborted(scope.signal)) {
@@ -504,12 +552,16 @@ export class ToolCallProcessor {
     lifecycle.startValidation();
     const problem = this.#gate.validationProblem(request, tool);
     if (problem !== undefined || tool === undefined) {
+      note.decidedBy = "validation";
       lifecycle.failValidation(problem ?? "Unknown tool");
       return false;
     }
     const call = this.#gate.policyCall(request, tool, request.parameters);
     const verdict = await this.#gate.verdict(call, tool, scope.sessionId);
     if (verdict.kind === "allow" && scope.given === undefined) {
+      note.decidedBy = verdict.grantId === undefined ? "policy" : "remembered";
+      if (verdict.grantId !== undefined) note.grantId = verdict.grantId;
+      if (verdict.grantScope !== undefined) note.approvalScope = verdict.grantScope;
       lifecycle.approve(
         verdict.grantId === undefined
           ? undefined
@@ -520,6 +572,7 @@ export class ToolCallProcessor {
     lifecycle.requestApproval();
     await save();
     if (verdict.kind === "deny") {
+      note.decidedBy = "rule";
       lifecycle.deny(ApprovalDecision.deny(verdict.reason).bindTo(request));
       return false;
     }
@@ -533,13 +586,17 @@ export class ToolCallProcessor {
       given: scope.given,
     });
     if (asked.kind === "cancelled") {
+      note.decidedBy = "caller";
       lifecycle.cancel("Approval was cancelled");
       return false;
     }
+    note.decidedBy = asked.source;
     if (!asked.decision.approved) {
       lifecycle.deny(asked.decision);
       return false;
     }
+    note.approvalScope = approvalScopeOf(asked.decision);
+    if (asked.grantId !== undefined) note.grantId = asked.grantId;
     lifecycle.approve(asked.decision);
     return true;
   }
@@ -662,7 +719,12 @@ export class ToolCallProcessor {
     };
   }
 
-  #context(lifecycle: ToolCallLifecycle, scope: CallScope): ToolExecutionContext {
+  #context(
+    lifecycle: ToolCallLifecycle,
+    scope: CallScope,
+    note: DecisionNote,
+  ): ToolExecutionContext {
+    const hashes = argumentHashes(lifecycle);
     const request = lifecycle.request;
     const parameters = lifecycle.effectiveParameters;
     const decision = lifecycle.approvalDecision;
@@ -683,6 +745,13 @@ export class ToolCallProcessor {
         automatic: decision === undefined || lifecycle.wasAutoApproved,
         ...(decision?.decidedAt === undefined ? {} : { decidedAt: decision.decidedAt }),
         ...(approver === undefined ? {} : { approvedBy: approver }),
+        decidedBy: note.decidedBy ?? "policy",
+        scope: note.approvalScope ?? "once",
+        ...(note.grantId === undefined ? {} : { grantId: note.grantId }),
+        argumentsHash: hashes.argumentsHash,
+        ...(hashes.editedArgumentsHash === null
+          ? {}
+          : { editedArgumentsHash: hashes.editedArgumentsHash }),
       },
     });
   }
