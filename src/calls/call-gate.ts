@@ -12,7 +12,7 @@ import {
   RiskLevel,
 } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
-import type { Tool } from "../tools/index.js";
+import { type Tool, validateOnce } from "../tools/index.js";
 import { ToolValidationResult, type ToolValidator } from "../validation/index.js";
 import { toolDirectory, toolNotFoundMessage } from "./build-tool-call-request.js";
 import type { ToolCallRequest } from "./tool-call-request.js";
@@ -98,9 +98,13 @@ export class CallGate {
     return this.validate(tool, request.parameters);
   }
 
-  /** The argument limits, then the tool's own validation; undefined when the parameters pass. */
+  /**
+   * The argument limits (size, depth: a cheap walk), then the tool's own validation, once per
+   * call: the executor and the tool do not validate these parameters again. Undefined when the
+   * parameters pass.
+   */
   validate(tool: Tool, parameters: unknown): string | undefined {
-    const limits = this.#config.validator.validateAgainstSchema(parameters, tool.inputSchema);
+    const limits = this.#config.validator.validateAgainstSchema(parameters, true);
     if (!limits.isValid) return limits.getErrorMessage();
     const own = safeValidate(tool, parameters);
     return own.isValid ? undefined : own.getErrorMessage();
@@ -157,7 +161,7 @@ function requiresConfirmation(tool: Tool): boolean {
 
 function safeValidate(tool: Tool, parameters: unknown): ToolValidationResult {
   try {
-    return tool.validate(parameters);
+    return validateOnce(tool, parameters);
   } catch (error) {
     return ToolValidationResult.invalidValue(
       "(root)",

@@ -13,7 +13,7 @@ import {
   type ToolExecutor,
 } from "../execution/index.js";
 import { redactSecretParameters } from "../schema/index.js";
-import type { Tool } from "../tools/index.js";
+import { markValidated, type Tool, wasValidated } from "../tools/index.js";
 import { ToolValidationResult, ToolValidator } from "../validation/index.js";
 import { ApprovalDecision, type ApprovalDecisionInit } from "./approval-decision.js";
 import type { ApprovalHandler } from "./approval-handler.js";
@@ -190,7 +190,7 @@ export class ToolCallProcessor {
       registry: this.executor.registry,
       policy: this.policy,
       permissions: this.permissions,
-      validator: config.validator ?? new ToolValidator(),
+      validator: config.validator ?? ToolValidator.shared,
       workspacePath: config.workspacePath,
     });
     this.#rounds = new ApprovalRounds({
@@ -463,7 +463,7 @@ export class ToolCallProcessor {
       await save(); // the claim: of processes meeting this call at once, one gets past here
       const execution = await this.executor.execute(
         tool.id,
-        this.#context(lifecycle, scope, note),
+        this.#context(lifecycle, scope, note, tool),
         scope.signal,
       );
       finishFromExecution(lifecycle, execution);
@@ -723,6 +723,7 @@ export class ToolCallProcessor {
     lifecycle: ToolCallLifecycle,
     scope: CallScope,
     note: DecisionNote,
+    tool: Tool,
   ): ToolExecutionContext {
     const hashes = argumentHashes(lifecycle);
     const request = lifecycle.request;
@@ -730,7 +731,7 @@ export class ToolCallProcessor {
     const decision = lifecycle.approvalDecision;
     const workspacePath = this.#config.workspacePath;
     const approver = this.#config.approver;
-    return new ToolExecutionContext({
+    const context = new ToolExecutionContext({
       services: this.#services,
       executionId: crypto.randomUUID(),
       sessionId: scope.sessionId,
@@ -754,6 +755,9 @@ export class ToolCallProcessor {
           : { editedArgumentsHash: hashes.editedArgumentsHash }),
       },
     });
+    // Validated by the gate: the executor and the tool need not validate them again.
+    if (wasValidated(tool, parameters)) markValidated(tool, context.effectiveParameters);
+    return context;
   }
 
   /** Answers the call as cancelled with `reason`, without running or storing it. */

@@ -1,6 +1,7 @@
 import type { ToolExecutionContext } from "../context/index.js";
 import { type Cancellation, isJsonObject, ToolErrorCode } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
+import { validateOnce } from "../tools/index.js";
 import type { ToolValidationResult } from "../validation/index.js";
 import { approvalNeed, askApproval, isPreApproved } from "./approval-step.js";
 import { buildExecutionContext, RunOptions } from "./build-execution-context.js";
@@ -146,7 +147,7 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
   }
 
   // 3. Validation
-  const validation = tool.validate(plan.parameters);
+  const validation = validateOnce(tool, plan.parameters); // once per call (issue 9)
   if (!validation.isValid || parameters === undefined) {
     const message = validation.isValid
       ? "Parameters must be a JSON object"
