@@ -13,7 +13,11 @@ import {
 } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import { type Tool, validateOnce } from "../tools/index.js";
-import { ToolValidationResult, type ToolValidator } from "../validation/index.js";
+import {
+  coerceScalarParameters,
+  ToolValidationResult,
+  type ToolValidator,
+} from "../validation/index.js";
 import { toolDirectory, toolNotFoundMessage } from "./build-tool-call-request.js";
 import type { ToolCallRequest } from "./tool-call-request.js";
 
@@ -84,6 +88,26 @@ export class CallGate {
       riskLevel,
       ...(executionSummary === undefined ? {} : { executionSummary }),
     });
+  }
+
+  /**
+   * The request with string values converted to the scalar types its schema expects (spec 003),
+   * each conversion a validation warning the model sees; the request itself when none applies.
+   */
+  coerce(request: ToolCallRequest, tool: Tool | undefined): ToolCallRequest {
+    if (tool === undefined || request.validationResult?.isValid === false) return request;
+    let schema: unknown;
+    try {
+      schema = tool.inputSchema;
+    } catch {
+      return request;
+    }
+    const { parameters, warnings } = coerceScalarParameters(schema, request.parameters);
+    if (warnings.length === 0) return request;
+    const earlier = request.validationResult?.warnings ?? [];
+    return request
+      .withParameters(parameters)
+      .withValidation(ToolValidationResult.validWithWarnings(...earlier, ...warnings));
   }
 
   /** Why the call cannot run as sent, for the model; undefined when it is valid. */

@@ -49,7 +49,7 @@ import type {
 import type { ToolCallBatch } from "./tool-call-batch.js";
 import { ToolCallLifecycle, type ToolCallTransition } from "./tool-call-lifecycle.js";
 import type { ToolCallLifecycleRecord } from "./tool-call-lifecycle-record.js";
-import { lifecycleResult } from "./tool-call-outcome.js";
+import { coercionNote, lifecycleResult } from "./tool-call-outcome.js";
 import { ToolCallRequest } from "./tool-call-request.js";
 import { isTerminalToolCallStatus, ToolCallStatus } from "./tool-call-status.js";
 import { interruptRecord, type ToolCallStore } from "./tool-call-store.js";
@@ -268,7 +268,7 @@ export class ToolCallProcessor {
     return {
       status: lifecycle.status,
       isError: !result.success,
-      content: result.toLlmContext(),
+      content: result.toLlmContext() + coercionNote(lifecycle),
       ...(result.success && result.data !== undefined ? { data: result.data } : {}),
       result,
       lifecycle,
@@ -377,7 +377,9 @@ export class ToolCallProcessor {
   // ------------------------------------------------------------------ one call
 
   /** Claims the call in this process, then handles it; a call already in hand is refused. */
-  async #handle(original: ToolCallRequest, scope: CallScope): Promise<ToolCallLifecycle> {
+  async #handle(sent: ToolCallRequest, scope: CallScope): Promise<ToolCallLifecycle> {
+    // Coerced first, so a resubmission of the same call is recognised as the same call.
+    const original = this.#gate.coerce(sent, this.executor.registry.getTool(sent.toolId));
     const callId = idempotencyKey(original);
     const key = sessionCallKey(scope.sessionId, callId);
     const claims = inProcessClaims(this.#config.store ?? this);

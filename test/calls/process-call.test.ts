@@ -612,3 +612,86 @@ describe("recordDecision", () => {
 function registryOf(t: Tools): ToolRegistry {
   return new ToolRegistry({ tools: t.all });
 }
+
+describe("scalar coercion (spec 003)", () => {
+  function typedTool() {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      id: "typed",
+      name: "Typed",
+      description: "Takes typed values.",
+      category: ToolCategory.Custom,
+      riskLevel: RiskLevel.Safe,
+      inputSchema: z.object({
+        count: z.number().int(),
+        ratio: z.number().optional(),
+        force: z.boolean().optional(),
+        options: z.object({ depth: z.number().int() }).optional(),
+        tags: z.array(z.string()).optional(),
+      }),
+      execute: (input) => {
+        seen.push(input);
+        return "ok";
+      },
+    });
+    const { processor } = makeProcessor({
+      executor: new ToolExecutor({ registry: new ToolRegistry({ tools: [tool] }) }),
+    });
+    return { seen, processor };
+  }
+
+  it("converts '5' to 5 for an integer, '2.5' for a number and 'true' for a boolean, and tells the model", async () => {
+    const { seen, processor } = typedTool();
+    const answer = await processor.processCall({
+      toolId: "typed",
+      parameters: { count: "5", ratio: "2.5", force: "true", options: { depth: "2" } },
+    });
+    expect(answer.status).toBe(ToolCallStatus.Completed);
+    expect(seen).toEqual([{ count: 5, ratio: 2.5, force: true, options: { depth: 2 } }]);
+    expect(answer.isError).toBe(false);
+    expect(answer.content).toContain("Validation warnings:");
+    expect(answer.content).toContain(`Parameter 'count' was converted from string "5" to number 5`);
+    expect(answer.content).toContain("options.depth");
+    const warnings = answer.lifecycle.request.validationResult?.warnings ?? [];
+    expect(warnings.map((w) => w.warningCode)).toEqual([
+      "coerced",
+      "coerced",
+      "coerced",
+      "coerced",
+    ]);
+  });
+
+  it("never coerces objects, arrays, or strings that do not say the value exactly", async () => {
+    const { seen, processor } = typedTool();
+    for (const parameters of [
+      { count: "5.5" },
+      { count: "five" },
+      { count: "" },
+      { count: 1, force: "yes" },
+      { count: 1, tags: "a" },
+      { count: [5] },
+      { count: { value: 5 } },
+    ]) {
+      const answer = await processor.processCall({ toolId: "typed", parameters });
+      expect(answer.status, JSON.stringify(parameters)).toBe(ToolCallStatus.ValidationFailed);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("a coerced call sent again is the same call: answered from the store, not run twice", async () => {
+    const { seen, processor } = typedTool();
+    const store = new MemoryToolCallStore();
+    const stored = makeProcessor({
+      executor: processor.executor,
+      store,
+    }).processor;
+    await stored.processCall({ toolId: "typed", parameters: { count: "7" }, callId: "k1" });
+    const again = await stored.processCall({
+      toolId: "typed",
+      parameters: { count: "7" },
+      callId: "k1",
+    });
+    expect(again.status).toBe(ToolCallStatus.Completed);
+    expect(seen).toHaveLength(1);
+  });
+});
