@@ -12,6 +12,12 @@ export interface ApprovalPromptDetails {
   readonly round: number;
   /** Why the call is asked again, on rounds after the first. */
   readonly previousProblem?: string;
+  /** The session the call belongs to (always set by the processor). */
+  readonly sessionId?: string;
+  /** The call's id in its session (the provider's call id), when it has one. */
+  readonly callId?: string;
+  /** What the call will do (the tool's execution summary; also on the request). */
+  readonly summary?: string;
 }
 
 /**
@@ -48,7 +54,8 @@ export interface ApprovalAnswer {
  * Asks a person (a terminal prompt, a browser console, a chat message) whether a call may run.
  * Resolve a decision: approve (optionally with edited parameters) or deny with a reason. The
  * asker gives up after its timeout or when `signal` aborts; a handler that throws counts as a
- * denial. Nothing runs without a decision that approves.
+ * denial. Nothing runs without a decision that approves. A handler may take as long as a person
+ * takes (a store-backed console handler): give the processor `approvalTimeoutMs: Infinity`.
  *
  * The type parameters say what the handler is given and gives back. The `ToolCallProcessor`
  * asks with a `ToolCallRequest` and expects an `ApprovalDecision` (the `ApprovalHandler` that

@@ -16,6 +16,14 @@ export {
   type ParseToolCallsOptions,
   parseToolCalls,
 } from "./parse-tool-calls.js";
+export type {
+  ApprovalRequirementDetails,
+  NeedsApprovalOptions,
+  ProcessCallInput,
+  ProcessCallResult,
+  RecordDecisionInput,
+  RecordedDecision,
+} from "./process-call.js";
 export {
   type ProviderMessagesByFormat,
   type ToProviderMessagesOptions,
@@ -35,8 +43,9 @@ export type {
   ToolCallRequestRecord,
   ToolValidationResultRecord,
 } from "./tool-call-lifecycle-record.js";
-export { type ToolCallOutcome, toolCallOutcome } from "./tool-call-outcome.js";
+export { lifecycleResult, type ToolCallOutcome, toolCallOutcome } from "./tool-call-outcome.js";
 export {
+  InvalidCallInputError,
   ToolCallProcessor,
   type ToolCallProcessorConfig,
   type ToolCallProcessorEvents,
@@ -55,11 +64,15 @@ export {
   ToolCallStatus,
 } from "./tool-call-status.js";
 export {
+  defaultToolCallSessionId,
   interruptedCallMessage,
   interruptRecord,
+  isInterruptedRecord,
   MemoryToolCallStore,
+  matchesExpected,
   type StoredToolCall,
   type ToolCallFilter,
+  type ToolCallSave,
   type ToolCallStore,
 } from "./tool-call-store.js";
 export { canTransition, nextToolCallStatuses } from "./tool-call-transitions.js";

@@ -46,6 +46,11 @@ export interface ToolCallRequestRecord {
   warnings: string[] | null;
   requiresApproval: boolean;
   requestedAt: string;
+  /**
+   * {@link hashToolCallArguments} of the real arguments, set when the stored `parameters` were
+   * redacted (a parameter the schema marks `x-secret`): what tells a resubmitted call apart.
+   */
+  argumentsHash?: string;
 }
 
 /** An {@link ApprovalDecision} as plain JSON. */

@@ -1,5 +1,6 @@
 import { ToolErrorCode } from "../core/index.js";
 import { type ToLlmContextOptions, ToolResult } from "../result/index.js";
+import { ValidationWarningCode } from "../validation/index.js";
 import type { ToolCallBatch } from "./tool-call-batch.js";
 import type { ToolCallLifecycle } from "./tool-call-lifecycle.js";
 import type { ToolCallRequest } from "./tool-call-request.js";
@@ -22,11 +23,30 @@ export function toolCallOutcome(
   request: ToolCallRequest,
   options: ToLlmContextOptions = {},
 ): ToolCallOutcome {
-  const result = outcomeResult(batch.getLifecycle(request), request);
-  return { content: result.toLlmContext(options), isError: !result.success };
+  const lifecycle = batch.getLifecycle(request);
+  const result = lifecycleResult(lifecycle, request);
+  return {
+    content: result.toLlmContext(options) + coercionNote(lifecycle),
+    isError: !result.success,
+  };
 }
 
-function outcomeResult(
+/**
+ * The conversions the gate made to the call's arguments ("5" to 5), as a note appended to what
+ * the model is told, so it sends the right types next time; empty when there were none.
+ */
+export function coercionNote(lifecycle: ToolCallLifecycle | undefined): string {
+  const warnings = lifecycle?.request.validationResult?.warnings ?? [];
+  const coerced = warnings.filter((w) => w.warningCode === ValidationWarningCode.Coerced);
+  if (coerced.length === 0) return "";
+  return `\n\nValidation warnings:\n${coerced.map((w) => `- ${w.message}`).join("\n")}`;
+}
+
+/**
+ * The result the model is answered with for a call in this lifecycle (see
+ * {@link toolCallOutcome}): the tool's own result, or a failed one saying why it did not run.
+ */
+export function lifecycleResult(
   lifecycle: ToolCallLifecycle | undefined,
   request: ToolCallRequest,
 ): ToolResult {

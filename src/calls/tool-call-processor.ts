@@ -1,40 +1,58 @@
+import { ApprovalPolicy, RememberedPermissions } from "../approval/index.js";
 import {
-  ApprovalPolicy,
-  InvalidRememberPatternError,
-  type PolicyCall,
-  type PolicyDecision,
-  RememberedPermissions,
-} from "../approval/index.js";
-import { ServiceContainer, type ServiceProvider, ToolExecutionContext } from "../context/index.js";
+  ServiceContainer,
+  type ServiceProvider,
+  ToolExecutionContext,
+  type ToolProgress,
+} from "../context/index.js";
+import { AinternError, isJsonObject, type JsonObject, TypedEventEmitter } from "../core/index.js";
 import {
-  isJsonObject,
-  isRiskLevel,
-  type JsonObject,
-  maxRiskLevel,
-  RiskLevel,
-  riskLevelName,
-  ToolErrorCode,
-  TypedEventEmitter,
-} from "../core/index.js";
-import {
+  type AuditLog,
   canExecuteParallel,
   maxParallelismForTier,
-  type ToolExecutionResult,
-  ToolExecutionStatus,
   type ToolExecutor,
 } from "../execution/index.js";
-import type { Tool } from "../tools/index.js";
+import { redactSecretParameters } from "../schema/index.js";
+import { markValidated, type Tool, wasValidated } from "../tools/index.js";
 import { ToolValidationResult, ToolValidator } from "../validation/index.js";
-import { ApprovalDecision } from "./approval-decision.js";
-import type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.js";
-import { toolDirectory, toolNotFoundMessage } from "./build-tool-call-request.js";
+import { ApprovalDecision, type ApprovalDecisionInit } from "./approval-decision.js";
+import type { ApprovalHandler } from "./approval-handler.js";
+import { ApprovalRounds } from "./approval-rounds.js";
+import {
+  approvalScopeOf,
+  argumentHashes,
+  type DecisionNote,
+  notRunAuditRecord,
+} from "./call-audit.js";
+import { CallGate, errorText } from "./call-gate.js";
+import {
+  defaultSessionId,
+  idempotencyKey,
+  inProcessClaims,
+  isSameCall,
+  resumedRecord,
+  sessionCallKey,
+  storableRecord,
+  toolHasSecrets,
+  withRequestId,
+} from "./call-identity.js";
+import { finishFromExecution } from "./execution-to-lifecycle.js";
 import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
+import type {
+  ApprovalRequirementDetails,
+  NeedsApprovalOptions,
+  ProcessCallInput,
+  ProcessCallResult,
+  RecordDecisionInput,
+  RecordedDecision,
+} from "./process-call.js";
 import type { ToolCallBatch } from "./tool-call-batch.js";
 import { ToolCallLifecycle, type ToolCallTransition } from "./tool-call-lifecycle.js";
 import type { ToolCallLifecycleRecord } from "./tool-call-lifecycle-record.js";
-import type { ToolCallRequest } from "./tool-call-request.js";
+import { coercionNote, lifecycleResult } from "./tool-call-outcome.js";
+import { ToolCallRequest } from "./tool-call-request.js";
 import { isTerminalToolCallStatus, ToolCallStatus } from "./tool-call-status.js";
-import { interruptRecord, type StoredToolCall, type ToolCallStore } from "./tool-call-store.js";
+import { interruptRecord, type ToolCallStore } from "./tool-call-store.js";
 
 /** Construction options of a {@link ToolCallProcessor}. */
 export interface ToolCallProcessorConfig {
@@ -48,13 +66,20 @@ export interface ToolCallProcessorConfig {
   readonly permissions?: RememberedPermissions;
   /** Where lifecycles are kept across restarts (`store.calls`); default: not kept. */
   readonly store?: ToolCallStore;
-  /** The conversation: session-scoped remembered approvals and stored calls belong to it. */
+  /**
+   * The session of calls given none (every call of `process(batch)`): session-scoped remembered
+   * approvals and stored calls belong to it. Default `"default"`, so a model response processed
+   * again after a restart is still answered from the store.
+   */
   readonly sessionId?: string;
   /** The workspace tools run in and path patterns are matched in. */
   readonly workspacePath?: string;
   /** Services handed to tools. */
   readonly services?: ServiceProvider;
-  /** How long to wait for a person before the call is denied as timed out. Default 5 minutes. */
+  /**
+   * How long to wait for a person before the call is denied as timed out. Default 5 minutes;
+   * `Infinity` waits as long as the handler takes (a handler backed by a store and a console).
+   */
   readonly approvalTimeoutMs?: number;
   /** How many times one call may be asked (an edit that raises risk asks again). Default 3. */
   readonly maxApprovalRounds?: number;
@@ -62,6 +87,12 @@ export interface ToolCallProcessorConfig {
   readonly validator?: ToolValidator;
   /** Who approvals are recorded as coming from. */
   readonly approver?: string;
+  /**
+   * Where the decisions on calls that never reach the executor are recorded (invalid, denied,
+   * cancelled, approved by `recordDecision` and not yet run); calls it runs are recorded by the
+   * executor with their decision. Default: the executor's audit log.
+   */
+  readonly audit?: AuditLog;
 }
 
 /** The processor's events: one per lifecycle transition. */
@@ -69,21 +100,58 @@ export interface ToolCallProcessorEvents {
   transition: ToolCallTransition;
 }
 
-/** The outcome of asking: a decision to apply, or a cancellation. */
-type Asked =
-  | { kind: "decided"; decision: ApprovalDecision; parameters: JsonObject; risk: number }
-  | { kind: "cancelled" };
+/** A programmer error in what was passed to `processCall`, `needsApproval` or `recordDecision`. */
+export class InvalidCallInputError extends AinternError {
+  constructor(message: string) {
+    super("INVALID_CALL_INPUT", message);
+    this.name = "InvalidCallInputError";
+  }
+}
+
+/** How one call is handled: its session, and what the caller gave beyond the request. */
+interface CallScope {
+  readonly sessionId: string;
+  readonly signal: AbortSignal | undefined;
+  readonly onProgress: ((progress: ToolProgress) => void) | undefined;
+  /** A decision the host framework already made. */
+  readonly given: ApprovalDecision | undefined;
+  /** Stop once the call is decided (recordDecision): never execute. */
+  readonly decideOnly: boolean;
+  /** Called with the lifecycle as soon as there is one (a batch shows it while it runs). */
+  readonly onLifecycle: (lifecycle: ToolCallLifecycle) => void;
+}
+
+/** What the store or the recorded decisions already know about a call. */
+type Prior =
+  | { readonly kind: "none"; readonly stored: ToolCallStatus | null }
+  | { readonly kind: "answered"; readonly lifecycle: ToolCallLifecycle }
+  | {
+      readonly kind: "approved";
+      readonly record: ToolCallLifecycleRecord;
+      readonly stored: ToolCallStatus | null;
+    };
+
+/** Thrown by a conditional save that lost: another process claimed or moved the call. */
+const lostClaim = Symbol("lost claim");
+
+/** How many recorded decisions without a store are kept for their `processCall`. */
+const maxRecordedDecisions = 1_000;
 
 /**
- * Runs a model's batch of tool calls end to end (approvals issue): validation, the approval
- * policy, remembered permissions, a person's approvals, execution through the
- * {@link ToolExecutor}, and results on each call's {@link ToolCallLifecycle}. Feed the batch to
- * `toProviderMessages` afterwards to answer the model.
+ * The gate every call goes through, whichever front end received it: validation, risk, the
+ * approval policy and remembered permissions, a person's decision, execution through the
+ * {@link ToolExecutor}, and the call's {@link ToolCallLifecycle} (stored with a `store`).
+ *
+ * - `process(batch)` runs a parsed model response (feed it to `toProviderMessages` afterwards);
+ * - `processCall(call)` runs one call a front end already parsed (an MCP `tools/call`, a
+ *   framework adapter's tool invocation) and returns the text for the model;
+ * - `needsApproval(toolId, parameters)` and `recordDecision(...)` let a host framework that asks
+ *   the person itself (AI SDK `needsApproval`, OpenAI Agents interruptions) use the same policy.
  *
  * Every transition is emitted on `events` and, with a `store`, saved before the next step runs:
  * a call is stored as Executing before its tool starts, so a crash leaves it to be marked
- * interrupted; a call whose stored lifecycle is terminal is never executed again (the provider's
- * call id is the idempotency key).
+ * interrupted; a call whose stored lifecycle is terminal is never executed again ((session, call
+ * id) is the idempotency key).
  *
  * @example
  * ```ts
@@ -91,6 +159,10 @@ type Asked =
  * const batch = parseToolCalls(response, { toolIds: registry.tools.map((t) => t.id) });
  * await processor.process(batch);
  * messages.push(...toProviderMessages(batch, "openai-chat"));
+ *
+ * const { content, isError } = await processor.processCall({
+ *   toolId: "search", parameters: { query: "TODO" }, callId: "call_1", sessionId: "conn-7",
+ * });
  * ```
  */
 export class ToolCallProcessor {
@@ -98,42 +170,200 @@ export class ToolCallProcessor {
   readonly executor: ToolExecutor;
   readonly policy: ApprovalPolicy;
   readonly permissions: RememberedPermissions;
+  /** The session of calls given none; default `"default"`. */
   readonly sessionId: string;
   readonly #config: ToolCallProcessorConfig;
-  readonly #validator: ToolValidator;
   readonly #services: ServiceProvider;
+  readonly #gate: CallGate;
+  readonly #rounds: ApprovalRounds;
+  /** (session, call id) -> a decided lifecycle waiting for its `processCall` (no store). */
+  readonly #recorded = new Map<string, ToolCallLifecycle>();
 
   constructor(config: ToolCallProcessorConfig) {
     this.#config = config;
     this.executor = config.executor;
     this.policy = config.policy ?? new ApprovalPolicy();
     this.permissions = config.permissions ?? new RememberedPermissions();
-    this.sessionId = config.sessionId ?? crypto.randomUUID();
-    this.#validator = config.validator ?? new ToolValidator();
+    this.sessionId = checkedSessionId(config.sessionId) ?? defaultSessionId;
     this.#services = config.services ?? new ServiceContainer();
+    this.#gate = new CallGate({
+      registry: this.executor.registry,
+      policy: this.policy,
+      permissions: this.permissions,
+      validator: config.validator ?? ToolValidator.shared,
+      workspacePath: config.workspacePath,
+    });
+    this.#rounds = new ApprovalRounds({
+      gate: this.#gate,
+      policy: this.policy,
+      permissions: this.permissions,
+      handler: config.approvalHandler,
+      timeoutMs: config.approvalTimeoutMs ?? 300_000,
+      maxRounds: config.maxApprovalRounds ?? 3,
+      approver: config.approver,
+    });
   }
 
   /**
    * Processes every call of `batch` and resolves with the same batch, each call's lifecycle in a
-   * terminal state (and the batch marked complete). Calls run in parallel when the batch is parallel and the license tier allows
-   * it; each call has its own decision, and denying one never drops or blocks the others.
-   * Aborting `signal` cancels what has not finished.
+   * terminal state (and the batch marked complete). Calls run in parallel when the batch is
+   * parallel and the license tier allows it; each call has its own decision, and denying one
+   * never drops or blocks the others. Aborting `signal` cancels what has not finished.
    */
   async process(batch: ToolCallBatch, signal?: AbortSignal): Promise<ToolCallBatch> {
     const calls = [...batch.calls];
     const tier = this.executor.license.currentTier;
     const parallel = batch.isParallel && canExecuteParallel(tier);
     const width = parallel ? Math.min(calls.length, maxParallelismForTier(tier)) : 1;
+    const scope: CallScope = {
+      sessionId: this.sessionId,
+      signal,
+      onProgress: undefined,
+      given: undefined,
+      decideOnly: false,
+      onLifecycle: (lifecycle) => batch.setLifecycle(lifecycle),
+    };
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < calls.length) {
         const request = calls[next++]!;
-        await this.#processCall(batch, request, signal);
+        await this.#handle(request, scope);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, width) }, worker));
     batch.complete();
     return batch;
+  }
+
+  /**
+   * Runs one call that a front end already parsed, through the whole gate: validation, risk,
+   * policy and remembered permissions, the person's decision (asked through the approval handler,
+   * or `decision` when the host framework already asked), execution and the stored lifecycle.
+   * Never rejects for anything the model or the tool did: a call that did not run resolves with
+   * `isError` and the text that tells the model why.
+   *
+   * @example
+   * ```ts
+   * const answer = await processor.processCall({
+   *   toolId: "file-write",
+   *   parameters: { path: "notes.md", content: "hi" },
+   *   callId: "call_1",
+   *   sessionId: "conversation-42",
+   * });
+   * reply(answer.content, { isError: answer.isError });
+   * ```
+   */
+  async processCall(input: ProcessCallInput): Promise<ProcessCallResult> {
+    const checked = this.#checkInput(input, "processCall");
+    const request = this.#requestFor(input.toolId, input.parameters, checked.callId);
+    const lifecycle = await this.#handle(request, {
+      sessionId: checked.sessionId,
+      signal: input.signal,
+      onProgress: input.onProgress,
+      given: toDecision(input.decision, "processCall"),
+      decideOnly: false,
+      onLifecycle: () => undefined,
+    });
+    const result = lifecycleResult(lifecycle, request);
+    return {
+      status: lifecycle.status,
+      isError: !result.success,
+      content: result.toLlmContext() + coercionNote(lifecycle),
+      ...(result.success && result.data !== undefined ? { data: result.data } : {}),
+      result,
+      lifecycle,
+    };
+  }
+
+  /**
+   * Whether a call would need a person's approval before it runs: `false` when it would run
+   * unasked (the policy allows it, a remembered permission covers it) or would not run at all
+   * (unknown tool, invalid arguments, denied by a rule: `processCall` tells the model why);
+   * otherwise why, for the host framework's own prompt. Bind the person's answer to
+   * `argumentsHash` and pass it to `processCall` as `decision` (or record it with
+   * `recordDecision`).
+   *
+   * @example
+   * ```ts
+   * const need = await processor.needsApproval("terminal-execute", { command: "rm -rf build" });
+   * if (need !== false) console.log(need.reason, need.summary);
+   * ```
+   */
+  async needsApproval(
+    toolId: string,
+    parameters: unknown,
+    options: NeedsApprovalOptions = {},
+  ): Promise<false | ApprovalRequirementDetails> {
+    const sessionId = checkedSessionId(options?.sessionId) ?? this.sessionId;
+    const tool = this.executor.registry.getTool(toolId);
+    if (tool === undefined || !isJsonObject(parameters)) return false;
+    const request = this.#gate.assess(this.#requestFor(tool.id, parameters, undefined), tool);
+    if (this.#gate.validationProblem(request, tool) !== undefined) return false;
+    const verdict = await this.#gate.verdict(
+      this.#gate.policyCall(request, tool, request.parameters),
+      tool,
+      sessionId,
+    );
+    if (verdict.kind !== "ask") return false;
+    return {
+      reason: verdict.reason,
+      riskLevel: request.riskLevel,
+      summary: request.executionSummary,
+      ...(verdict.warning === undefined ? {} : { warning: verdict.warning }),
+      argumentsHash: hashToolCallArguments(request.parameters),
+    };
+  }
+
+  /**
+   * Applies a decision a person made in the host framework's own approval flow: checks the call
+   * (validation, policy: a deny rule still wins), checks the decision against the arguments
+   * (hash, edits validated and never riskier), remembers what it asks to remember, and records
+   * it on the call's lifecycle (stored with a `store`). A later `processCall` with the same
+   * session, call id and arguments runs (or refuses) the call without asking again.
+   *
+   * @example
+   * ```ts
+   * await processor.recordDecision({
+   *   toolId: "file-write", parameters, callId: "call_1",
+   *   decision: { approved: true, rememberForSession: true },
+   * });
+   * const answer = await processor.processCall({ toolId: "file-write", parameters, callId: "call_1" });
+   * ```
+   */
+  async recordDecision(input: RecordDecisionInput): Promise<RecordedDecision> {
+    const checked = this.#checkInput(input, "recordDecision");
+    const decision = toDecision(input.decision, "recordDecision");
+    if (decision === undefined) {
+      throw new InvalidCallInputError(
+        "recordDecision needs a decision: { approved: true | false }",
+      );
+    }
+    const request = this.#requestFor(input.toolId, input.parameters, checked.callId);
+    const lifecycle = await this.#handle(request, {
+      sessionId: checked.sessionId,
+      signal: undefined,
+      onProgress: undefined,
+      given: decision,
+      decideOnly: true,
+      onLifecycle: () => undefined,
+    });
+    const applied = lifecycle.approvalDecision;
+    const approved = lifecycle.status === ToolCallStatus.Approved;
+    const keep = this.#config.store === undefined && checked.callId !== undefined;
+    if (keep && checked.callId !== undefined && (approved || lifecycle.isTerminal)) {
+      this.#keepRecorded(sessionCallKey(checked.sessionId, checked.callId), lifecycle);
+    }
+    const reason = approved
+      ? undefined
+      : (applied?.reason ?? lifecycle.errorMessage ?? "The call will not run");
+    return {
+      approved,
+      decision:
+        applied ??
+        ApprovalDecision.deny(reason ?? "The call will not run").bindTo(lifecycle.request),
+      ...(reason === undefined ? {} : { reason }),
+      lifecycle,
+    };
   }
 
   /** Calls stored as awaiting approval (for example, from before a restart). */
@@ -144,464 +374,405 @@ export class ToolCallProcessor {
     return stored.map((s) => ToolCallLifecycle.fromRecord(s.record));
   }
 
-  async #processCall(
-    batch: ToolCallBatch,
-    original: ToolCallRequest,
-    signal?: AbortSignal,
-  ): Promise<void> {
+  // ------------------------------------------------------------------ one call
+
+  /** Claims the call in this process, then handles it; a call already in hand is refused. */
+  async #handle(sent: ToolCallRequest, scope: CallScope): Promise<ToolCallLifecycle> {
+    // Coerced first, so a resubmission of the same call is recognised as the same call.
+    const original = this.#gate.coerce(sent, this.executor.registry.getTool(sent.toolId));
     const callId = idempotencyKey(original);
-    const claims = claimsOf(this.#config.store);
-    if (claims?.has(callId) === true) {
+    const key = sessionCallKey(scope.sessionId, callId);
+    const claims = inProcessClaims(this.#config.store ?? this);
+    if (claims.has(key)) {
       // The same call is being processed in this process right now (a resubmitted batch):
       // running it twice, or marking it interrupted, would both be wrong.
-      this.#refuse(batch, original, alreadyRunningMessage);
-      return;
+      return this.#refuse(original, scope, alreadyRunningMessage);
     }
-    claims?.add(callId);
+    claims.add(key);
     try {
-      await this.#processClaimed(batch, original, callId, signal);
+      return await this.#handleClaimed(original, callId, scope);
     } finally {
-      claims?.delete(callId);
+      claims.delete(key);
     }
   }
 
-  async #processClaimed(
-    batch: ToolCallBatch,
+  async #handleClaimed(
     original: ToolCallRequest,
     callId: string,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
+    scope: CallScope,
+  ): Promise<ToolCallLifecycle> {
+    let prior: Prior;
     try {
-      if (await this.#answerFromStore(batch, original, callId)) return;
+      prior = await this.#prior(original, callId, scope);
     } catch (error) {
       // Whether the call already ran cannot be told: it must not run (again).
-      this.#refuse(batch, original, `Could not read the call's stored state: ${errorText(error)}`);
-      return;
+      return this.#refuse(
+        original,
+        scope,
+        `Could not read the call's stored state: ${errorText(error)}`,
+      );
+    }
+    if (prior.kind === "answered") {
+      scope.onLifecycle(prior.lifecycle);
+      return prior.lifecycle;
     }
 
     const tool = this.executor.registry.getTool(original.toolId);
-    const request = this.#assess(original, tool);
-    const lifecycle = this.#track(ToolCallLifecycle.forRequest(request));
-    batch.setLifecycle(lifecycle);
-    const save = (): Promise<void> => this.#save(callId, lifecycle);
-
-    try {
-      if (isAborted(signal)) return lifecycle.cancel("The batch was cancelled");
-      lifecycle.startValidation();
-      const problem = this.#validationProblem(request, tool);
-      if (problem !== undefined || tool === undefined) {
-        lifecycle.failValidation(problem ?? "Unknown tool");
+    let lifecycle: ToolCallLifecycle;
+    if (prior.kind === "approved") {
+      // Decided earlier (recordDecision): run it as decided, without asking again.
+      lifecycle = this.#track(ToolCallLifecycle.fromRecord(resumedRecord(prior.record, original)));
+    } else {
+      lifecycle = this.#track(ToolCallLifecycle.forRequest(this.#gate.assess(original, tool)));
+    }
+    scope.onLifecycle(lifecycle);
+    const store = this.#config.store;
+    // The stored state this process last read or wrote: every write is conditional on it.
+    let expected = prior.stored;
+    let lost = false;
+    const save = async (): Promise<void> => {
+      if (store === undefined || lost) return;
+      const record = storableRecord(lifecycle.toRecord(), tool);
+      if (await store.save({ callId, sessionId: scope.sessionId, record, expected })) {
+        expected = record.status;
         return;
       }
+      lost = true;
+      throw lostClaim;
+    };
+    const note: DecisionNote = {};
+    if (prior.kind === "approved") {
+      const decision = lifecycle.approvalDecision;
+      note.decidedBy = "host";
+      if (decision !== undefined) note.approvalScope = approvalScopeOf(decision);
+    }
 
-      const call = this.#policyCall(request, tool, request.parameters);
-      const verdict = await this.#verdict(call);
-      if (verdict.kind === "allow") {
-        lifecycle.approve(verdict.grant);
-      } else {
-        lifecycle.requestApproval();
-        await save();
-        if (verdict.kind === "deny") {
-          lifecycle.deny(ApprovalDecision.deny(verdict.reason).bindTo(request));
-          return;
-        }
-        const asked = await this.#ask(request, tool, verdict, signal);
-        if (asked.kind === "cancelled") return lifecycle.cancel("Approval was cancelled");
-        if (!asked.decision.approved) {
-          lifecycle.deny(asked.decision);
-          return;
-        }
-        lifecycle.approve(asked.decision);
+    try {
+      if (prior.kind === "none") {
+        const decided = await this.#decide(lifecycle, tool, callId, scope, save, note);
+        if (!decided) return lifecycle;
       }
-
-      if (isAborted(signal)) return lifecycle.cancel("The batch was cancelled");
+      if (scope.decideOnly) return lifecycle;
+      if (tool === undefined) {
+        lifecycle.cancel("The tool is no longer registered");
+        return lifecycle;
+      }
+      if (isAborted(scope.signal)) {
+        lifecycle.cancel("The call was cancelled");
+        return lifecycle;
+      }
       lifecycle.startExecution();
-      await save();
+      await save(); // the claim: of processes meeting this call at once, one gets past here
       const execution = await this.executor.execute(
         tool.id,
-        this.#context(request, lifecycle.effectiveParameters, lifecycle),
-        signal,
+        this.#context(lifecycle, scope, note, tool),
+        scope.signal,
       );
-      this.#finishExecution(lifecycle, execution);
+      finishFromExecution(lifecycle, execution);
     } catch (error) {
-      // A store or plug-in failure: end the call as failed rather than leave it hanging.
-      if (!lifecycle.isTerminal) {
-        if (lifecycle.status === ToolCallStatus.Validating) {
-          lifecycle.failValidation(`Could not process the call: ${errorText(error)}`);
-        } else if (lifecycle.status === ToolCallStatus.Executing) {
-          lifecycle.fail(`Could not process the call: ${errorText(error)}`, error);
-        } else {
-          lifecycle.cancel(`Could not process the call: ${errorText(error)}`);
-        }
+      if (error === lostClaim) {
+        // Another process claimed or moved the call since it was read: it is theirs to run.
+        return this.#answerLost(original, callId, scope, lifecycle);
       }
+      // A store or plug-in failure: end the call as failed rather than leave it hanging.
+      endAfterError(lifecycle, error);
     } finally {
       await save().catch(() => undefined);
+      if (!lost) await this.#auditNotRun(lifecycle, tool, note, scope);
     }
+    return lifecycle;
+  }
+
+  /** Records the decision on a call the executor did not run (it records those it runs). */
+  async #auditNotRun(
+    lifecycle: ToolCallLifecycle,
+    tool: Tool | undefined,
+    note: DecisionNote,
+    scope: CallScope,
+  ): Promise<void> {
+    const audit = this.#config.audit ?? this.executor.audit;
+    if (audit === undefined) return;
+    const request = lifecycle.request;
+    const parameters = this.executor.options.logParameters
+      ? tool === undefined || !toolHasSecrets(tool)
+        ? request.parameters
+        : redactSecretParameters(tool.inputSchema, request.parameters)
+      : null;
+    const record = notRunAuditRecord(lifecycle, note, {
+      callId: request.providerCallId,
+      sessionId: scope.sessionId,
+      parameters,
+    });
+    if (record === undefined) return;
+    // A failing audit log must not change the call's answer; the executor logs its own failures.
+    await audit.complete(record).catch(() => undefined);
   }
 
   /**
-   * Answers the call from its stored record when the store holds the same call (same tool and
-   * arguments) in a terminal state, or left Executing by a process that stopped (it fails as
-   * interrupted). Resolves whether it did; throws when the store cannot be read.
+   * The answer for a call another process claimed first: its stored outcome when it has one,
+   * otherwise "already being processed". This process never ran it.
    */
-  async #answerFromStore(
-    batch: ToolCallBatch,
-    request: ToolCallRequest,
+  async #answerLost(
+    original: ToolCallRequest,
     callId: string,
-  ): Promise<boolean> {
-    const store = this.#config.store;
-    if (store === undefined) return false;
-    const stored = await store.get(callId);
-    if (stored === undefined || !isSameCall(stored, request)) return false;
-    let record = stored.record;
-    if (record.status === ToolCallStatus.Executing) {
-      if ((await store.isExecutingElsewhere?.(callId)) === true) {
-        this.#refuse(batch, request, alreadyRunningMessage);
-        return true;
-      }
-      // It was executing when its process stopped and may have taken effect: never run it again;
-      // it fails as interrupted (what `markInterrupted` does on open).
-      record = interruptRecord(record, new Date());
-      await store.save({ callId, sessionId: stored.sessionId, record }).catch(() => undefined);
+    scope: CallScope,
+    lifecycle: ToolCallLifecycle,
+  ): Promise<ToolCallLifecycle> {
+    const now = await this.#config.store?.get(callId, scope.sessionId).catch(() => undefined);
+    let answer: ToolCallLifecycle;
+    if (
+      now !== undefined &&
+      isSameCall(now.record, original) &&
+      isTerminalToolCallStatus(now.record.status)
+    ) {
+      answer = ToolCallLifecycle.fromRecord(withRequestId(now.record, original.id));
+    } else {
+      if (!lifecycle.isTerminal) lifecycle.cancel(alreadyRunningMessage);
+      answer = lifecycle;
     }
-    if (!isTerminalToolCallStatus(record.status)) return false;
-    // Idempotent: a call that already ended is answered from its record, never run again. The
-    // record is put under this batch's request id (a re-parsed response has new request ids).
-    // Not tracked: its transitions happened before, and were reported then.
-    batch.setLifecycle(ToolCallLifecycle.fromRecord(withRequestId(record, request.id)));
+    scope.onLifecycle(answer);
+    return answer;
+  }
+
+  /**
+   * Validation, policy and the person's decision; resolves whether the call was approved (the
+   * lifecycle is then Approved; otherwise it ended).
+   */
+  async #decide(
+    lifecycle: ToolCallLifecycle,
+    tool: Tool | undefined,
+    callId: string,
+    scope: CallScope,
+    save: () => Promise<void>,
+    note: DecisionNote,
+  ): Promise<boolean> {
+    const request = lifecycle.request;
+    if (isAborted(scope.signal)) {
+      lifecycle.cancel("The call was cancelled");
+      return false;
+    }
+    lifecycle.startValidation();
+    const problem = this.#gate.validationProblem(request, tool);
+    if (problem !== undefined || tool === undefined) {
+      note.decidedBy = "validation";
+      lifecycle.failValidation(problem ?? "Unknown tool");
+      return false;
+    }
+    const call = this.#gate.policyCall(request, tool, request.parameters);
+    const verdict = await this.#gate.verdict(call, tool, scope.sessionId);
+    if (verdict.kind === "allow" && scope.given === undefined) {
+      note.decidedBy = verdict.grantId === undefined ? "policy" : "remembered";
+      if (verdict.grantId !== undefined) note.grantId = verdict.grantId;
+      if (verdict.grantScope !== undefined) note.approvalScope = verdict.grantScope;
+      lifecycle.approve(
+        verdict.grantId === undefined
+          ? undefined
+          : new ApprovalDecision({ approved: true, reason: verdict.reason }),
+      );
+      return true;
+    }
+    lifecycle.requestApproval();
+    await save();
+    if (verdict.kind === "deny") {
+      note.decidedBy = "rule";
+      lifecycle.deny(ApprovalDecision.deny(verdict.reason).bindTo(request));
+      return false;
+    }
+    const asked = await this.#rounds.ask({
+      request,
+      tool,
+      verdict: verdict.kind === "ask" ? verdict : { kind: "ask", reason: verdict.reason },
+      sessionId: scope.sessionId,
+      callId: request.providerCallId === undefined ? undefined : callId,
+      signal: scope.signal,
+      given: scope.given,
+    });
+    if (asked.kind === "cancelled") {
+      note.decidedBy = "caller";
+      lifecycle.cancel("Approval was cancelled");
+      return false;
+    }
+    note.decidedBy = asked.source;
+    if (!asked.decision.approved) {
+      lifecycle.deny(asked.decision);
+      return false;
+    }
+    note.approvalScope = approvalScopeOf(asked.decision);
+    if (asked.grantId !== undefined) note.grantId = asked.grantId;
+    lifecycle.approve(asked.decision);
     return true;
   }
 
   /**
-   * The request with its effective risk and summary from the tool. A tool whose assessment
-   * throws, or answers with something that is not a risk level, gets at least Medium (which
-   * asks): an assessment that failed must not make a call run unasked.
+   * What is already known about the call: a decision recorded in this process, or its stored
+   * record. A stored call that ended (or was left Executing by a process that stopped: it fails
+   * as interrupted) is answered from its record; one that was decided is run as decided.
+   * Throws when the store cannot be read.
    */
-  #assess(request: ToolCallRequest, tool: Tool | undefined): ToolCallRequest {
-    if (tool === undefined || !isJsonObject(request.parameters)) return request;
-    let riskLevel: unknown;
-    try {
-      riskLevel = tool.getEffectiveRiskLevel(request.parameters);
-    } catch {
-      riskLevel = undefined;
+  async #prior(request: ToolCallRequest, callId: string, scope: CallScope): Promise<Prior> {
+    const store = this.#config.store;
+    if (store === undefined) {
+      const key = sessionCallKey(scope.sessionId, callId);
+      const recorded = this.#recorded.get(key);
+      if (recorded === undefined) return { kind: "none", stored: null };
+      this.#recorded.delete(key);
+      const record = recorded.toRecord();
+      if (!isSameCall(record, request)) return { kind: "none", stored: null };
+      return this.#priorOf(record, request, null);
     }
-    let executionSummary: string | undefined;
-    try {
-      executionSummary = tool.getExecutionSummary(request.parameters);
-    } catch {
-      executionSummary = undefined;
+    const stored = await store.get(callId, scope.sessionId);
+    if (stored === undefined) return { kind: "none", stored: null };
+    let record = stored.record;
+    // Another call under the same id (a model reusing ids): it is replaced, as read.
+    if (!isSameCall(record, request)) return { kind: "none", stored: record.status };
+    if (record.status === ToolCallStatus.Executing) {
+      if ((await store.isExecutingElsewhere?.(callId, scope.sessionId)) === true) {
+        return { kind: "answered", lifecycle: this.#refused(request, alreadyRunningMessage) };
+      }
+      // It was executing when its process stopped and may have taken effect: never run it again;
+      // it fails as interrupted (what `markInterrupted` does on open), unless its owner finished
+      // it meanwhile: then the owner's record is the answer.
+      const interrupted = interruptRecord(record, new Date());
+      const wrote = await store
+        .save({
+          callId,
+          sessionId: scope.sessionId,
+          record: interrupted,
+          expected: ToolCallStatus.Executing,
+        })
+        .catch(() => false);
+      if (wrote) record = interrupted;
+      else {
+        const now = await store.get(callId, scope.sessionId);
+        if (now === undefined || now.record.status === ToolCallStatus.Executing) {
+          return { kind: "answered", lifecycle: this.#refused(request, alreadyRunningMessage) };
+        }
+        record = now.record;
+      }
     }
-    if (!isRiskLevel(riskLevel)) {
-      return request.withRiskAssessment({
-        riskLevel: maxRiskLevel(safeDefaultRisk(tool), RiskLevel.Medium),
-        ...(executionSummary === undefined ? {} : { executionSummary }),
-        warnings: [
-          ...(request.warnings ?? []),
-          "The tool could not assess the risk of this call; it is treated as at least Medium.",
-        ],
-      });
+    return this.#priorOf(record, request, record.status);
+  }
+
+  #priorOf(
+    record: ToolCallLifecycleRecord,
+    request: ToolCallRequest,
+    stored: ToolCallStatus | null,
+  ): Prior {
+    if (record.status === ToolCallStatus.Approved) return { kind: "approved", record, stored };
+    if (!isTerminalToolCallStatus(record.status)) return { kind: "none", stored };
+    // Idempotent: a call that already ended is answered from its record, never run again. The
+    // record is put under this request's id (a re-parsed response has new request ids).
+    // Not tracked: its transitions happened before, and were reported then.
+    return {
+      kind: "answered",
+      lifecycle: ToolCallLifecycle.fromRecord(withRequestId(record, request.id)),
+    };
+  }
+
+  /** Keeps a decided lifecycle for its `processCall`, the oldest dropped past the limit. */
+  #keepRecorded(key: string, lifecycle: ToolCallLifecycle): void {
+    this.#recorded.delete(key);
+    this.#recorded.set(key, lifecycle);
+    if (this.#recorded.size > maxRecordedDecisions) {
+      const oldest = this.#recorded.keys().next().value;
+      if (oldest !== undefined) this.#recorded.delete(oldest);
     }
-    return request.withRiskAssessment({
-      riskLevel,
-      ...(executionSummary === undefined ? {} : { executionSummary }),
+  }
+
+  /** The request for a call given by its parts (`processCall`, `recordDecision`). */
+  #requestFor(toolId: unknown, parameters: unknown, callId: string | undefined): ToolCallRequest {
+    const name = typeof toolId === "string" ? toolId : "";
+    const tool = this.executor.registry.getTool(name);
+    const object = isJsonObject(parameters);
+    return new ToolCallRequest({
+      toolId: tool?.id ?? name,
+      toolName: tool?.name ?? name,
+      parameters: object ? parameters : {},
+      ...(callId === undefined ? {} : { providerCallId: callId }),
+      ...(object
+        ? {}
+        : {
+            validationResult: ToolValidationResult.invalidValue(
+              "(root)",
+              `The arguments must be a JSON object, got ${describeValue(parameters)}.`,
+            ),
+          }),
     });
   }
 
-  /** Why the call cannot run as sent, for the model; undefined when it is valid. */
-  #validationProblem(request: ToolCallRequest, tool: Tool | undefined): string | undefined {
-    if (request.validationResult !== undefined && !request.validationResult.isValid) {
-      return request.validationResult.getErrorMessage();
-    }
-    if (tool === undefined) {
-      const ids = this.executor.registry.tools.map((t) => t.id);
-      return toolNotFoundMessage(request.toolId, toolDirectory(ids));
-    }
-    return this.#validate(tool, request.parameters);
-  }
-
-  #validate(tool: Tool, parameters: unknown): string | undefined {
-    const limits = this.#validator.validateAgainstSchema(parameters, tool.inputSchema);
-    if (!limits.isValid) return limits.getErrorMessage();
-    const own = safeValidate(tool, parameters);
-    return own.isValid ? undefined : own.getErrorMessage();
-  }
-
-  #policyCall(request: ToolCallRequest, tool: Tool, parameters: JsonObject): PolicyCall {
-    return {
-      toolId: tool.id,
-      category: tool.category,
-      riskLevel: request.riskLevel,
-      parameters,
-      ...(this.#config.workspacePath === undefined
-        ? {}
-        : { workspacePath: this.#config.workspacePath }),
-    };
-  }
-
-  /** The policy's decision, with remembered permissions applied where the policy would ask. */
-  async #verdict(
-    call: PolicyCall,
-  ): Promise<
-    | { kind: "allow"; grant?: ApprovalDecision }
-    | { kind: "deny"; reason: string }
-    | (PolicyDecision & { kind: "ask" })
-  > {
-    const decision = this.policy.decide(call);
-    if (
-      decision.kind !== "ask" ||
-      decision.protectedPath === true ||
-      decision.possiblyDenied === true ||
-      decision.warning !== undefined
-    ) {
-      return decision.kind === "allow" ? { kind: "allow" } : decision;
-    }
-    const grant = await this.permissions.find(call, this.sessionId);
-    if (grant === undefined) return decision;
-    return {
-      kind: "allow",
-      grant: new ApprovalDecision({ approved: true, reason: `Remembered permission ${grant.id}` }),
-    };
-  }
-
-  /**
-   * Asks the handler until it gives a usable answer: an approval whose (possibly edited)
-   * parameters are valid and no riskier than what was shown, or a denial. Gives up after
-   * `maxApprovalRounds` with a denial.
-   */
-  async #ask(
-    request: ToolCallRequest,
-    tool: Tool,
-    verdict: PolicyDecision & { kind: "ask" },
-    signal: AbortSignal | undefined,
-  ): Promise<Asked> {
-    const handler = this.#config.approvalHandler;
-    if (handler === undefined) {
-      return this.#decided(
-        ApprovalDecision.deny(
-          "No approval handler is configured, so calls that need approval are denied",
-        ).bindTo(request),
-        request,
+  #checkInput(
+    input: { readonly toolId: unknown; readonly callId?: unknown; readonly sessionId?: unknown },
+    method: string,
+  ): { sessionId: string; callId: string | undefined } {
+    if (typeof input !== "object" || input === null) {
+      throw new InvalidCallInputError(
+        `${method} takes { toolId, parameters, callId?, sessionId? }`,
       );
     }
-    const maxRounds = this.#config.maxApprovalRounds ?? 3;
-    let shown = request;
-    let previousProblem: string | undefined;
-    let warning = verdict.warning;
-    for (let round = 1; round <= maxRounds; round++) {
-      const details: ApprovalPromptDetails = {
-        reason: round === 1 ? verdict.reason : `Asked again: ${previousProblem}`,
-        riskLevel: shown.riskLevel,
-        round,
-        ...(warning === undefined ? {} : { warning }),
-        ...(previousProblem === undefined ? {} : { previousProblem }),
-      };
-      const answer = await this.#requestDecision(handler, shown, details, signal);
-      if (answer === "cancelled") return { kind: "cancelled" };
-      const mismatch = answer.mismatch(shown);
-      if (mismatch !== undefined) {
-        return this.#decided(
-          ApprovalDecision.deny(`Approval refused: ${mismatch}`).bindTo(request),
-          request,
-        );
-      }
-      // It answered what was shown (maybe an edit), checked above; from here it is bound to the
-      // original request, which the lifecycle holds.
-      if (!answer.approved) return this.#decided(answer.bindTo(request), request);
-
-      const edited = answer.modifiedParameters;
-      if (edited === undefined && shown === request) {
-        const refused = await this.#remember(answer, request, tool, request.parameters);
-        if (refused !== undefined) return this.#decided(refused.bindTo(request), request);
-        return this.#decided(answer.bindTo(request), request);
-      }
-      const parameters = edited ?? shown.parameters;
-      const problem = this.#validate(tool, parameters);
-      const reassessed = this.#assess(request.withParameters(parameters), tool);
-      if (problem !== undefined) {
-        previousProblem = `the edited parameters are invalid: ${problem}`;
-        shown = reassessed;
-        continue;
-      }
-      // Deny wins, also over a person's edit.
-      const policy = this.policy.decide(this.#policyCall(reassessed, tool, parameters));
-      if (policy.kind === "deny") {
-        return this.#decided(
-          ApprovalDecision.deny(`The edited call is denied: ${policy.reason}`).bindTo(request),
-          request,
-        );
-      }
-      if (reassessed.riskLevel > shown.riskLevel) {
-        previousProblem = `the edit raised the risk to ${riskLevelName(reassessed.riskLevel)}`;
-        warning = policy.kind === "ask" ? (policy.warning ?? warning) : warning;
-        shown = reassessed;
-        continue;
-      }
-      const refused = await this.#remember(answer, reassessed, tool, parameters);
-      if (refused !== undefined) return this.#decided(refused.bindTo(request), request);
-      return {
-        kind: "decided",
-        decision: new ApprovalDecision({
-          approved: true,
-          modifiedParameters: parameters,
-          ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-          rememberForSession: answer.rememberForSession,
-          rememberForTool: answer.rememberForTool,
-          ...(answer.rememberPattern === undefined
-            ? {}
-            : { rememberPattern: answer.rememberPattern }),
-          decidedAt: answer.decidedAt,
-          decisionDurationMs: answer.decisionDurationMs,
-          requestId: request.id,
-          argumentsHash: hashToolCallArguments(request.parameters),
-        }),
-        parameters,
-        risk: reassessed.riskLevel,
-      };
+    const { callId } = input;
+    if (callId !== undefined && (typeof callId !== "string" || callId === "")) {
+      throw new InvalidCallInputError(
+        `${method}: callId must be a non-empty string (convert a numeric request id with String(id)), got ${describeValue(callId)}`,
+      );
     }
-    return this.#decided(
-      ApprovalDecision.deny(`Denied after ${maxRounds} approval rounds: ${previousProblem}`).bindTo(
-        request,
-      ),
-      request,
-    );
-  }
-
-  #decided(decision: ApprovalDecision, request: ToolCallRequest): Asked {
-    return { kind: "decided", decision, parameters: request.parameters, risk: request.riskLevel };
-  }
-
-  /** One prompt, bounded by the approval timeout and the signal; a throwing handler denies. */
-  async #requestDecision(
-    handler: ApprovalHandler,
-    request: ToolCallRequest,
-    details: ApprovalPromptDetails,
-    signal: AbortSignal | undefined,
-  ): Promise<ApprovalDecision | "cancelled"> {
-    if (signal?.aborted === true) return "cancelled";
-    const timeoutMs = this.#config.approvalTimeoutMs ?? 300_000;
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await new Promise<ApprovalDecision | "cancelled">((resolve) => {
-        timer = setTimeout(() => resolve(ApprovalDecision.timeout().bindTo(request)), timeoutMs);
-        controller.signal.addEventListener("abort", () => resolve("cancelled"), { once: true });
-        Promise.resolve()
-          .then(() => handler.requestApproval(request, controller.signal, details))
-          .then(
-            (decision) =>
-              resolve(
-                decision instanceof ApprovalDecision
-                  ? decision
-                  : ApprovalDecision.deny("The approval handler returned no decision").bindTo(
-                      request,
-                    ),
-              ),
-            (error: unknown) =>
-              resolve(
-                ApprovalDecision.deny(`The approval handler failed: ${errorText(error)}`).bindTo(
-                  request,
-                ),
-              ),
-          );
-      });
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      controller.abort(); // tells a handler still prompting that the answer is no longer needed
-    }
-  }
-
-  /**
-   * Stores what the decision asks to remember; returns a denial when its pattern cannot be
-   * applied to the call (the approval is refused rather than given without what it asked for).
-   */
-  async #remember(
-    decision: ApprovalDecision,
-    request: ToolCallRequest,
-    tool: Tool,
-    parameters: JsonObject,
-  ): Promise<ApprovalDecision | undefined> {
-    if (!decision.shouldRemember) return undefined;
-    try {
-      await this.permissions.remember({
-        call: this.#policyCall(request, tool, parameters),
-        sessionId: this.sessionId,
-        rememberForSession: decision.rememberForSession,
-        rememberForTool: decision.rememberForTool,
-        ...(decision.rememberPattern === undefined
-          ? {}
-          : { rememberPattern: decision.rememberPattern }),
-        ...(this.#config.approver === undefined ? {} : { grantedBy: this.#config.approver }),
-      });
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof InvalidRememberPatternError)) throw error;
-      return ApprovalDecision.deny(`Approval refused: ${error.message}`);
-    }
+    return {
+      sessionId: checkedSessionId(input.sessionId) ?? this.sessionId,
+      callId: callId as string | undefined,
+    };
   }
 
   #context(
-    request: ToolCallRequest,
-    parameters: JsonObject,
     lifecycle: ToolCallLifecycle,
+    scope: CallScope,
+    note: DecisionNote,
+    tool: Tool,
   ): ToolExecutionContext {
+    const hashes = argumentHashes(lifecycle);
+    const request = lifecycle.request;
+    const parameters = lifecycle.effectiveParameters;
     const decision = lifecycle.approvalDecision;
-    return new ToolExecutionContext({
+    const workspacePath = this.#config.workspacePath;
+    const approver = this.#config.approver;
+    const context = new ToolExecutionContext({
       services: this.#services,
       executionId: crypto.randomUUID(),
-      sessionId: this.sessionId,
+      sessionId: scope.sessionId,
       toolId: request.toolId,
       ...(request.providerCallId === undefined ? {} : { toolCallId: request.providerCallId }),
-      ...(this.#config.workspacePath === undefined
-        ? {}
-        : { workspacePath: this.#config.workspacePath }),
+      ...(workspacePath === undefined ? {} : { workspacePath }),
       parameters: request.parameters,
       ...(parameters === request.parameters ? {} : { modifiedParameters: parameters }),
+      ...(scope.onProgress === undefined ? {} : { progress: scope.onProgress }),
       isApproved: true,
       approval: {
         automatic: decision === undefined || lifecycle.wasAutoApproved,
         ...(decision?.decidedAt === undefined ? {} : { decidedAt: decision.decidedAt }),
-        ...(this.#config.approver === undefined ? {} : { approvedBy: this.#config.approver }),
+        ...(approver === undefined ? {} : { approvedBy: approver }),
+        decidedBy: note.decidedBy ?? "policy",
+        scope: note.approvalScope ?? "once",
+        ...(note.grantId === undefined ? {} : { grantId: note.grantId }),
+        argumentsHash: hashes.argumentsHash,
+        ...(hashes.editedArgumentsHash === null
+          ? {}
+          : { editedArgumentsHash: hashes.editedArgumentsHash }),
       },
     });
-  }
-
-  #finishExecution(lifecycle: ToolCallLifecycle, execution: ToolExecutionResult): void {
-    switch (execution.status) {
-      case ToolExecutionStatus.Completed:
-        lifecycle.complete(execution.result);
-        return;
-      case ToolExecutionStatus.Timeout:
-        lifecycle.timeout();
-        return;
-      case ToolExecutionStatus.Cancelled:
-        lifecycle.cancel(execution.errorMessage);
-        return;
-      case ToolExecutionStatus.Failed:
-        // A failure the tool reported is a completed call with a failed result; a failure of the
-        // pipeline around it (not found, over the concurrency limit, a throw) fails the call.
-        if (
-          execution.result.exception === undefined &&
-          execution.errorCode !== ToolErrorCode.ToolNotFound &&
-          execution.errorCode !== ToolErrorCode.ConcurrencyLimit
-        ) {
-          lifecycle.complete(execution.result);
-          return;
-        }
-        lifecycle.fail(execution.errorMessage ?? "Execution failed", execution.result.exception);
-        return;
-      default:
-        lifecycle.fail(execution.errorMessage ?? `Execution ended with status ${execution.status}`);
-    }
+    // Validated by the gate: the executor and the tool need not validate them again.
+    if (wasValidated(tool, parameters)) markValidated(tool, context.effectiveParameters);
+    return context;
   }
 
   /** Answers the call as cancelled with `reason`, without running or storing it. */
-  #refuse(batch: ToolCallBatch, request: ToolCallRequest, reason: string): void {
+  #refuse(request: ToolCallRequest, scope: CallScope, reason: string): ToolCallLifecycle {
+    const lifecycle = this.#refused(request, reason);
+    scope.onLifecycle(lifecycle);
+    return lifecycle;
+  }
+
+  #refused(request: ToolCallRequest, reason: string): ToolCallLifecycle {
     const lifecycle = this.#track(ToolCallLifecycle.forRequest(request));
-    batch.setLifecycle(lifecycle);
     lifecycle.cancel(reason);
+    return lifecycle;
   }
 
   /** The lifecycle, its transitions reported as the processor's `transition` events. */
@@ -609,34 +780,19 @@ export class ToolCallProcessor {
     lifecycle.onTransition((event) => this.events.emit("transition", event));
     return lifecycle;
   }
-
-  async #save(callId: string, lifecycle: ToolCallLifecycle): Promise<void> {
-    await this.#config.store?.save({
-      callId,
-      sessionId: this.sessionId,
-      record: lifecycle.toRecord(),
-    });
-  }
 }
 
 /** What a call gets when the same call is already being processed or executed. */
 const alreadyRunningMessage =
   "This call is already being processed (a resubmission of a call still running); it was not run again.";
 
-/**
- * The call ids each store's processors are working on in this process, so that the same call
- * submitted twice at once runs once (processors sharing a store share the set).
- */
-const claimedCalls = new WeakMap<ToolCallStore, Set<string>>();
-
-function claimsOf(store: ToolCallStore | undefined): Set<string> | undefined {
-  if (store === undefined) return undefined;
-  let claims = claimedCalls.get(store);
-  if (claims === undefined) {
-    claims = new Set();
-    claimedCalls.set(store, claims);
-  }
-  return claims;
+/** Ends a lifecycle that an unexpected error interrupted, in the state that fits where it was. */
+function endAfterError(lifecycle: ToolCallLifecycle, error: unknown): void {
+  if (lifecycle.isTerminal) return;
+  const message = `Could not process the call: ${errorText(error)}`;
+  if (lifecycle.status === ToolCallStatus.Validating) lifecycle.failValidation(message);
+  else if (lifecycle.status === ToolCallStatus.Executing) lifecycle.fail(message, error);
+  else lifecycle.cancel(message);
 }
 
 /** A function, not an inline check: TypeScript would keep a narrowing of `aborted` across awaits. */
@@ -644,52 +800,37 @@ function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
-/**
- * The key a call is stored under: the provider's call id. An id aintern synthesized (from the
- * call's position and content) is not unique across turns, so such a call is keyed by its request
- * id and gets no idempotency across re-parses.
- */
-function idempotencyKey(request: ToolCallRequest): string {
-  return request.providerCallId !== undefined && !request.callIdSynthesized
-    ? request.providerCallId
-    : request.id;
+function checkedSessionId(sessionId: unknown): string | undefined {
+  if (sessionId === undefined) return undefined;
+  if (typeof sessionId !== "string" || sessionId === "") {
+    throw new InvalidCallInputError(
+      `sessionId must be a non-empty string, got ${describeValue(sessionId)}`,
+    );
+  }
+  return sessionId;
 }
 
-/** Whether a stored call is the same call as `request` (same tool, same arguments). */
-function isSameCall(stored: StoredToolCall, request: ToolCallRequest): boolean {
-  const saved = stored.record.request;
-  return (
-    saved.toolId.toLowerCase() === request.toolId.toLowerCase() &&
-    hashToolCallArguments(saved.parameters) === hashToolCallArguments(request.parameters)
+function toDecision(
+  decision: ApprovalDecision | ApprovalDecisionInit | undefined,
+  method: string,
+): ApprovalDecision | undefined {
+  if (decision === undefined) return undefined;
+  if (decision instanceof ApprovalDecision) return decision;
+  if (typeof decision !== "object" || decision === null || typeof decision.approved !== "boolean") {
+    throw new InvalidCallInputError(
+      `${method}: decision must be an ApprovalDecision or { approved: boolean, ... }`,
+    );
+  }
+  if (decision.modifiedParameters !== undefined && !isJsonObject(decision.modifiedParameters)) {
+    throw new InvalidCallInputError(`${method}: decision.modifiedParameters must be a JSON object`);
+  }
+  return new ApprovalDecision(
+    decision as ApprovalDecisionInit & { modifiedParameters?: JsonObject },
   );
 }
 
-/** The record with its request under another id (its decision's binding is history). */
-function withRequestId(record: ToolCallLifecycleRecord, id: string): ToolCallLifecycleRecord {
-  return { ...record, request: { ...record.request, id } };
-}
-
-function safeValidate(tool: Tool, parameters: unknown): ToolValidationResult {
-  try {
-    return tool.validate(parameters);
-  } catch (error) {
-    return ToolValidationResult.invalidValue(
-      "(root)",
-      `The tool's validation failed: ${errorText(error)}`,
-    );
-  }
-}
-
-/** The tool's default risk, or Medium when reading it throws or gives no risk level. */
-function safeDefaultRisk(tool: Tool): RiskLevel {
-  try {
-    const risk: unknown = tool.defaultRiskLevel;
-    return isRiskLevel(risk) ? risk : RiskLevel.Medium;
-  } catch {
-    return RiskLevel.Medium;
-  }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "string" ? "a string" : typeof value;
 }

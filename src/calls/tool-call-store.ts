@@ -1,10 +1,11 @@
 import type { ToolCallLifecycleRecord } from "./tool-call-lifecycle-record.js";
 import { ToolCallStatus } from "./tool-call-status.js";
 
-/** One stored call: its idempotency key (the provider's call id) and its lifecycle record. */
+/** One stored call: its key (session id, call id) and its lifecycle record. */
 export interface StoredToolCall {
   readonly callId: string;
-  readonly sessionId: string | null;
+  /** The session the call belongs to (`"default"` for a call saved without one). */
+  readonly sessionId: string;
   readonly record: ToolCallLifecycleRecord;
   readonly updatedAt: Date;
 }
@@ -16,20 +17,37 @@ export interface ToolCallFilter {
   readonly limit?: number;
 }
 
+/** The session of a call saved or read without one. */
+export const defaultToolCallSessionId = "default";
+
+/** What {@link ToolCallStore.save} is given. */
+export interface ToolCallSave {
+  readonly callId: string;
+  /** Default {@link defaultToolCallSessionId}. */
+  readonly sessionId?: string | null;
+  readonly record: ToolCallLifecycleRecord;
+  /**
+   * Write only from the state the writer read (compare-and-set): `null` when the call must not
+   * be stored yet (a claim: of writers racing on a new call, exactly one wins), a status when the
+   * stored record must still have it. A write from `Executing` also replaces a record that
+   * another process marked interrupted (the owner's real outcome wins). Left out, the record is
+   * written whatever is stored.
+   */
+  readonly expected?: ToolCallStatus | null;
+}
+
 /**
  * Where the processor keeps each call's lifecycle (the `tool_calls` table of `openStore`, or
- * {@link MemoryToolCallStore}), keyed by the provider's call id: after a restart, calls awaiting
- * approval are still pending, completed calls are never executed again, and calls that were
- * executing when the process died are marked failed as interrupted.
+ * {@link MemoryToolCallStore}), keyed by (session id, call id): a call id seen in another
+ * session is another call. After a restart, calls awaiting approval are still pending,
+ * completed calls are never executed again, and calls that were executing when the process died
+ * are marked failed as interrupted.
  */
 export interface ToolCallStore {
-  /** Inserts or replaces the call's record. */
-  save(call: {
-    callId: string;
-    sessionId?: string | null;
-    record: ToolCallLifecycleRecord;
-  }): Promise<void>;
-  get(callId: string): Promise<StoredToolCall | undefined>;
+  /** Writes the call's record (see {@link ToolCallSave.expected}); resolves whether it wrote. */
+  save(call: ToolCallSave): Promise<boolean>;
+  /** The call `callId` of `sessionId` (default {@link defaultToolCallSessionId}). */
+  get(callId: string, sessionId?: string): Promise<StoredToolCall | undefined>;
   /** Newest first. */
   list(filter?: ToolCallFilter): Promise<StoredToolCall[]>;
   /**
@@ -43,7 +61,7 @@ export interface ToolCallStore {
    * Optional: without it, a stored `Executing` call not running in this process counts as
    * abandoned.
    */
-  isExecutingElsewhere?(callId: string): Promise<boolean>;
+  isExecutingElsewhere?(callId: string, sessionId?: string): Promise<boolean>;
 }
 
 /** The message an interrupted call fails with. */
@@ -68,22 +86,37 @@ export function interruptRecord(
   };
 }
 
+/** Whether a stored record is one that was marked interrupted (its owner's save may replace it). */
+export function isInterruptedRecord(record: ToolCallLifecycleRecord): boolean {
+  return record.status === ToolCallStatus.Failed && record.errorMessage === interruptedCallMessage;
+}
+
 /** A {@link ToolCallStore} in memory (lost on restart). */
 export class MemoryToolCallStore implements ToolCallStore {
   readonly #calls = new Map<string, StoredToolCall>();
 
-  async save(call: { callId: string; sessionId?: string | null; record: ToolCallLifecycleRecord }) {
-    this.#calls.delete(call.callId); // re-insert: Map order is update order
-    this.#calls.set(call.callId, {
+  async save(call: ToolCallSave): Promise<boolean> {
+    const sessionId = call.sessionId ?? defaultToolCallSessionId;
+    const key = memoryKey(sessionId, call.callId);
+    const current = this.#calls.get(key);
+    if (call.expected !== undefined && !matchesExpected(current?.record, call.expected)) {
+      return false;
+    }
+    this.#calls.delete(key); // re-insert: Map order is update order
+    this.#calls.set(key, {
       callId: call.callId,
-      sessionId: call.sessionId ?? null,
+      sessionId,
       record: structuredClone(call.record),
       updatedAt: new Date(),
     });
+    return true;
   }
 
-  async get(callId: string): Promise<StoredToolCall | undefined> {
-    const stored = this.#calls.get(callId);
+  async get(
+    callId: string,
+    sessionId = defaultToolCallSessionId,
+  ): Promise<StoredToolCall | undefined> {
+    const stored = this.#calls.get(memoryKey(sessionId, callId));
     return stored === undefined ? undefined : { ...stored, record: structuredClone(stored.record) };
   }
 
@@ -107,4 +140,19 @@ export class MemoryToolCallStore implements ToolCallStore {
     }
     return count;
   }
+}
+
+function memoryKey(sessionId: string, callId: string): string {
+  return `${sessionId}\u0000${callId}`;
+}
+
+/** Whether the stored record (undefined: none) is in the state a conditional save expects. */
+export function matchesExpected(
+  record: ToolCallLifecycleRecord | undefined,
+  expected: ToolCallStatus | null,
+): boolean {
+  if (expected === null) return record === undefined;
+  if (record === undefined) return false;
+  if (record.status === expected) return true;
+  return expected === ToolCallStatus.Executing && isInterruptedRecord(record);
 }

@@ -28,6 +28,19 @@ export interface ToolApprovalDetails {
   readonly decidedAt?: Date;
   /** True when a policy approved it without asking anyone (e.g. a Safe tool). */
   readonly automatic?: boolean;
+  /**
+   * Who decided, for the audit row: `policy`, `remembered`, `person` or `host` (set by the
+   * processor; see the audit's decision columns).
+   */
+  readonly decidedBy?: string;
+  /** `once`, `session`, `tool` or `pattern`. */
+  readonly scope?: string;
+  /** The remembered grant that allowed the call, or the one the approval created. */
+  readonly grantId?: string;
+  /** SHA-256 of the arguments the model sent. */
+  readonly argumentsHash?: string;
+  /** SHA-256 of the edited arguments, when a person edited them. */
+  readonly editedArgumentsHash?: string;
 }
 
 /** The all-zero UUID: the session id of a context built without one (C# `Guid.Empty`). */

@@ -26,8 +26,39 @@ export interface AuditStart {
   readonly metadata?: JsonObject | null;
 }
 
+/**
+ * What a call's gate decided (issue 11): which call, in which session, approved or denied, by
+ * whom, how widely, with which remembered grant, and the hashes of the arguments (original and,
+ * when a person edited them, edited). Written on the call's audit row by the processor (calls
+ * that never ran) and by the executor (calls it ran, from the context's approval details).
+ */
+export interface AuditCallDecision {
+  /** The call's id in its session (the provider's call id). */
+  readonly callId?: string | null;
+  readonly sessionId?: string | null;
+  /** `approved`, `denied`, `invalid` (failed validation) or `cancelled` (before a decision). */
+  readonly decision?: AuditDecision | null;
+  /**
+   * Who decided: `policy` (ran unasked), `remembered` (a remembered grant), `person` (the
+   * approval handler), `host` (a decision the host framework made), `rule` (a deny rule),
+   * `no-handler`, `timeout`, `handler-error`, `validation`, `caller` (cancelled by the caller).
+   */
+  readonly decidedBy?: string | null;
+  /** For approvals: `once`, `session`, `tool` or `pattern`. */
+  readonly approvalScope?: string | null;
+  /** The remembered grant that allowed the call, or the one an approval created. */
+  readonly grantId?: string | null;
+  /** SHA-256 of the arguments the model sent (`hashToolCallArguments`). */
+  readonly argumentsHash?: string | null;
+  /** SHA-256 of the arguments a person edited them into, when edited. */
+  readonly editedArgumentsHash?: string | null;
+}
+
+/** What a call's gate decided: see {@link AuditCallDecision}. */
+export type AuditDecision = "approved" | "denied" | "invalid" | "cancelled";
+
 /** What the executor hands the store when an execution has finished (`audit.complete`). */
-export interface AuditRecord {
+export interface AuditRecord extends AuditCallDecision {
   readonly executionId: string;
   readonly toolName: string;
   /** The outcome, from the executor's status vocabulary. */
@@ -81,6 +112,14 @@ export interface AuditEntry {
   readonly wasApproved: boolean;
   readonly timedOut: boolean;
   readonly wasCancelled: boolean;
+  readonly callId: string | null;
+  readonly sessionId: string | null;
+  readonly decision: AuditDecision | null;
+  readonly decidedBy: string | null;
+  readonly approvalScope: string | null;
+  readonly grantId: string | null;
+  readonly argumentsHash: string | null;
+  readonly editedArgumentsHash: string | null;
 }
 
 /** Which audit rows to count or list. Every field given must match (AND). */
@@ -93,6 +132,12 @@ export interface AuditFilter {
   readonly userId?: string;
   readonly agentId?: string;
   readonly conversationId?: string;
+  /** Rows of calls of this session (`processCall`'s or the processor's session). */
+  readonly sessionId?: string;
+  readonly callId?: string;
+  /** One decision, or any of several. */
+  readonly decision?: AuditDecision | readonly AuditDecision[];
+  readonly decidedBy?: string;
   /** Rows that started at or after this instant. */
   readonly from?: Date;
   /** Rows that started before this instant (exclusive). */

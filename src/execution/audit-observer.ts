@@ -1,8 +1,10 @@
 import { NIL_UUID } from "../context/index.js";
 import { isJsonObject } from "../core/index.js";
+import { redactSecretParameters } from "../schema/index.js";
 import type { Logger } from "../telemetry/index.js";
 import type { Tool } from "../tools/index.js";
 import type { AuditLog, AuditRecord } from "./audit-log.js";
+import { callDecisionColumns } from "./call-decision-columns.js";
 import type { AuditIdentity, Execution, ExecutionPlan } from "./execution.js";
 import type { ExecutionObserver } from "./execution-observer.js";
 import { errorText, type Outcome } from "./execution-outcome.js";
@@ -103,7 +105,10 @@ export class AuditObserver implements ExecutionObserver {
       executionId: result.executionId,
       toolName: result.toolId,
       status: result.status,
-      parameters: this.#logParameters && isJsonObject(plan.parameters) ? plan.parameters : null,
+      parameters:
+        this.#logParameters && isJsonObject(plan.parameters)
+          ? redactSecretParameters(outcome.tool?.inputSchema, plan.parameters)
+          : null,
       resultSummary: toolResult.success ? toolResult.toLogSummary() : null,
       errorMessage: outcome.redactedError ?? toolResult.error ?? null,
       errorCode: toolResult.errorCode ?? null,
@@ -118,6 +123,7 @@ export class AuditObserver implements ExecutionObserver {
       wasApproved: result.wasApproved,
       timedOut: result.timedOut,
       wasCancelled: result.wasCancelled,
+      ...callDecisionColumns(plan.context),
     };
   }
 }

@@ -1,5 +1,7 @@
 export type { ExecutorApproval } from "./approval-step.js";
 export type {
+  AuditCallDecision,
+  AuditDecision,
   AuditEntry,
   AuditFilter,
   AuditLog,

@@ -8,6 +8,7 @@ import {
   yieldToEventLoop,
 } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
+import { validateOnce } from "../tools/index.js";
 import type { ToolValidationResult } from "../validation/index.js";
 import { approvalNeed, askApproval, isPreApproved } from "./approval-step.js";
 import { buildExecutionContext, RunOptions } from "./build-execution-context.js";
@@ -161,7 +162,7 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
   }
 
   // 3. Validation
-  const validation = tool.validate(plan.parameters);
+  const validation = validateOnce(tool, plan.parameters); // once per call (issue 9)
   if (!validation.isValid || parameters === undefined) {
     const message = validation.isValid
       ? "Parameters must be a JSON object"

@@ -131,6 +131,7 @@ export class ToolExecutor {
   readonly #telemetry: ExecutionTelemetrySink;
   readonly #tracking: TrackingObserver;
   readonly #audit: AuditObserver | undefined;
+  readonly #auditLog: AuditLog | undefined;
   readonly #runtime: ExecutorRuntime;
 
   constructor(config: ToolExecutorConfig) {
@@ -175,6 +176,7 @@ export class ToolExecutor {
         ? config.telemetry
         : new LazyExecutionTelemetry(config.telemetry);
     this.#tracking = new TrackingObserver(options.retainFinishedExecutions);
+    this.#auditLog = config.audit;
     this.#audit =
       config.audit === undefined
         ? undefined
@@ -205,6 +207,11 @@ export class ToolExecutor {
       tracking: this.#tracking,
       notFoundMessage: (toolName) => this.#notFoundMessage(toolName),
     };
+  }
+
+  /** The audit log every execution is recorded in, when one was configured. */
+  get audit(): AuditLog | undefined {
+    return this.#auditLog;
   }
 
   /** The license context batches and progress events are gated by. */

@@ -21,6 +21,11 @@ export {
   isRequired,
   JsonSchemaExtensions,
 } from "./json-schema-extensions.js";
+export {
+  hasSecretParameters,
+  redactedSecret,
+  redactSecretParameters,
+} from "./redact-secrets.js";
 export { InvalidFunctionNameError, InvalidSchemaError, SchemaErrorCode } from "./schema-error.js";
 export {
   appendNote,

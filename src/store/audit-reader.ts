@@ -95,6 +95,13 @@ export class AuditReader {
         where.push(eb("status", "=", only));
       } else where.push(eb("status", "in", filter.statusCodes));
     }
+    if (filter.sessionId !== undefined) where.push(eb("session_id", "=", filter.sessionId));
+    if (filter.callId !== undefined) where.push(eb("call_id", "=", filter.callId));
+    if (filter.decidedBy !== undefined) where.push(eb("decided_by", "=", filter.decidedBy));
+    if (filter.decisions !== undefined) {
+      if (filter.decisions.length === 0) where.push(sql<SqlBool>`1 = 0`);
+      else where.push(eb("decision", "in", filter.decisions));
+    }
     if (filter.from !== undefined) where.push(eb("started_at", ">=", this.#toTime(filter.from)));
     if (filter.to !== undefined) where.push(eb("started_at", "<", this.#toTime(filter.to)));
     return where;
@@ -112,12 +119,18 @@ export class AuditReader {
   }
 }
 
-interface CheckedFilter extends Omit<AuditFilter, "status"> {
+interface CheckedFilter extends Omit<AuditFilter, "status" | "decision"> {
   readonly statusCodes?: readonly number[];
+  readonly decisions?: readonly string[];
 }
+
+const auditDecisions: ReadonlySet<string> = new Set(["approved", "denied", "invalid", "cancelled"]);
 
 const TEXT_FILTERS = [
   "executionId",
+  "sessionId",
+  "callId",
+  "decidedBy",
   "toolName",
   "batchId",
   "userId",
@@ -141,7 +154,21 @@ function checkFilter(query: AuditFilter): CheckedFilter {
       throw new InvalidAuditQueryError(field, `Audit query '${field}' must be a valid Date.`);
     }
   }
-  if (filter.status === undefined) return filter;
+  let decisions: readonly string[] | undefined;
+  if (filter.decision !== undefined) {
+    decisions = typeof filter.decision === "string" ? [filter.decision] : [...filter.decision];
+    for (const decision of decisions) {
+      if (!auditDecisions.has(decision)) {
+        throw new InvalidAuditQueryError(
+          "decision",
+          `Audit query decision '${String(decision)}' is not one of: ${[...auditDecisions].join(", ")}.`,
+        );
+      }
+    }
+  }
+  const { decision: _decision, status: _status, ...rest } = filter;
+  if (filter.status === undefined)
+    return { ...rest, ...(decisions === undefined ? {} : { decisions }) };
   const statuses: readonly string[] =
     typeof filter.status === "string" ? [filter.status] : filter.status;
   const statusCodes = statuses.map((status) => {
@@ -151,7 +178,7 @@ function checkFilter(query: AuditFilter): CheckedFilter {
     }
     return code;
   });
-  return { ...filter, statusCodes };
+  return { ...rest, statusCodes, ...(decisions === undefined ? {} : { decisions }) };
 }
 
 function checkLimit(limit: number | undefined): number {

@@ -35,7 +35,27 @@ const AUDIT_COLUMN_FIELDS: readonly (readonly [string, keyof AuditRowValues])[] 
   ["was_approved", "wasApproved"],
   ["timed_out", "timedOut"],
   ["was_cancelled", "wasCancelled"],
+  ["call_id", "callId"],
+  ["session_id", "sessionId"],
+  ["decision", "decision"],
+  ["decided_by", "decidedBy"],
+  ["approval_scope", "approvalScope"],
+  ["grant_id", "grantId"],
+  ["arguments_hash", "argumentsHash"],
+  ["edited_arguments_hash", "editedArgumentsHash"],
 ];
+
+/** The decision columns (issue 11), each text, in insert order. */
+export const AUDIT_DECISION_COLUMNS: readonly string[] = Object.freeze([
+  "call_id",
+  "session_id",
+  "decision",
+  "decided_by",
+  "approval_scope",
+  "grant_id",
+  "arguments_hash",
+  "edited_arguments_hash",
+]);
 
 /** The columns of `tool_executions` in the order the store inserts them. */
 export const AUDIT_COLUMNS: readonly string[] = Object.freeze(
@@ -95,6 +115,40 @@ export interface AuditRowValues {
   readonly wasApproved: boolean;
   readonly timedOut: boolean;
   readonly wasCancelled: boolean;
+  readonly callId: string | null;
+  readonly sessionId: string | null;
+  readonly decision: string | null;
+  readonly decidedBy: string | null;
+  readonly approvalScope: string | null;
+  readonly grantId: string | null;
+  readonly argumentsHash: string | null;
+  readonly editedArgumentsHash: string | null;
+}
+
+/** Decision columns of a row that has none (an interrupted execution's). */
+const NO_DECISION = {
+  callId: null,
+  sessionId: null,
+  decision: null,
+  decidedBy: null,
+  approvalScope: null,
+  grantId: null,
+  argumentsHash: null,
+  editedArgumentsHash: null,
+} as const;
+
+/** The decision columns' values of a record (ids capped like other ids, names at 64). */
+function decisionValues(record: AuditRecord): Pick<AuditRowValues, keyof typeof NO_DECISION> {
+  return {
+    callId: optionalText(record.callId),
+    sessionId: optionalText(record.sessionId),
+    decision: optionalText(record.decision, 64),
+    decidedBy: optionalText(record.decidedBy, 64),
+    approvalScope: optionalText(record.approvalScope, 64),
+    grantId: optionalText(record.grantId),
+    argumentsHash: optionalText(record.argumentsHash, 128),
+    editedArgumentsHash: optionalText(record.editedArgumentsHash, 128),
+  };
 }
 
 /**
@@ -300,6 +354,7 @@ export function toAuditRow(
     wasApproved: record.wasApproved === true,
     timedOut: record.timedOut === true,
     wasCancelled: record.wasCancelled === true,
+    ...decisionValues(record),
   };
 }
 
@@ -331,6 +386,7 @@ export function interruptedRow(begun: InflightExecution, foundAt: Date): AuditRo
     wasApproved: false,
     timedOut: false,
     wasCancelled: false,
+    ...NO_DECISION,
   };
 }
 
@@ -389,5 +445,13 @@ export function toAuditEntry(row: StoredAuditRow): AuditEntry {
     wasApproved: toFlag(row.was_approved),
     timedOut: toFlag(row.timed_out),
     wasCancelled: toFlag(row.was_cancelled),
+    callId: toNullableString(row.call_id),
+    sessionId: toNullableString(row.session_id),
+    decision: toNullableString(row.decision) as AuditEntry["decision"],
+    decidedBy: toNullableString(row.decided_by),
+    approvalScope: toNullableString(row.approval_scope),
+    grantId: toNullableString(row.grant_id),
+    argumentsHash: toNullableString(row.arguments_hash),
+    editedArgumentsHash: toNullableString(row.edited_arguments_hash),
   });
 }

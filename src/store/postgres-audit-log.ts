@@ -52,6 +52,15 @@ const AUDIT_COLUMN_TYPES = [
   "boolean",
   "boolean",
   "boolean",
+  // The decision columns (issue 11).
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
 ];
 
 /** Each column of the in-flight table after `owner_key`, with its type and execution field. */

@@ -1,5 +1,6 @@
 import { type Expression, type Kysely, sql } from "kysely";
 import {
+  defaultToolCallSessionId,
   interruptRecord,
   type StoredToolCall,
   type ToolCallFilter,
@@ -20,6 +21,12 @@ import {
   toToolCallValues,
 } from "./tool-call-row.js";
 
+/**
+ * The `owner` of a call marked interrupted: its owner's later save from `Executing` may still
+ * replace it (the real outcome wins over the guess).
+ */
+const interruptedOwner = "!interrupted";
+
 /** What a {@link SqlToolCallStore} is built from. */
 export interface SqlToolCallStoreConfig {
   /** Kysely pointing at the store's tables (PostgreSQL `withSchema`, SQLite table prefix). */
@@ -31,10 +38,12 @@ export interface SqlToolCallStoreConfig {
 }
 
 /**
- * `store.calls`: each tool call's lifecycle record in the `tool_calls` table, keyed by the
- * provider's call id (the idempotency key), one Kysely body for both dialects.
+ * `store.calls`: each tool call's lifecycle record in the `tool_calls` table, keyed by (session
+ * id, provider's call id) (the idempotency key), one Kysely body for both dialects.
  *
- * - `save` inserts or replaces (record, session, status) and makes the call the newest.
+ * - `save` inserts or replaces (record, status) and makes the call the newest; with `expected`
+ *   it is conditional: `null` inserts only when the key is free (of processes racing on a new
+ *   call, one wins), a status updates only a record still in that status.
  * - `list` returns calls newest first (by save order, not by clock), filtered by status (one or
  *   several) and session, all of them unless a `limit` is given.
  * - `markInterrupted` fails, with `interruptRecord`, the `Executing` calls whose owning store is
@@ -64,37 +73,71 @@ export class SqlToolCallStore implements ToolCallStore {
     this.#ownership = config.ownership;
   }
 
-  async save(call: ToolCallSave): Promise<void> {
+  async save(call: ToolCallSave): Promise<boolean> {
     this.#state.check("calls.save");
     const values = toToolCallValues(call);
+    const executing = values.status === ToolCallStatus.Executing;
     const changes = {
-      session_id: values.sessionId,
       status: values.status,
       record_json: values.recordJson,
       updated_at: toStoredTime(this.#dialect, new Date()),
-      owner: values.status === ToolCallStatus.Executing ? this.#ownership.owner : null,
+      owner: executing ? this.#ownership.owner : null,
     };
     const nextSeq = this.#nextSeq();
-    await this.#db
-      .insertInto("tool_calls")
-      .values({
+    const { expected } = values;
+    if (expected === undefined || expected === null) {
+      const insert = this.#db.insertInto("tool_calls").values({
         call_id: values.callId,
+        session_id: values.sessionId,
         ...changes,
         ...(nextSeq === undefined ? {} : { seq: nextSeq }),
-      })
-      .onConflict((conflict) =>
-        conflict.column("call_id").doUpdateSet({ ...changes, seq: nextSeq ?? sql`DEFAULT` }),
+      });
+      // A claim (expected null) is an insert that only one writer wins: the key decides.
+      const result = await insert
+        .onConflict((conflict) =>
+          expected === null
+            ? conflict.columns(["session_id", "call_id"]).doNothing()
+            : conflict
+                .columns(["session_id", "call_id"])
+                .doUpdateSet({ ...changes, seq: nextSeq ?? sql`DEFAULT` }),
+        )
+        .executeTakeFirst();
+      return expected === undefined || Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    }
+    // Compare-and-set: moved forward only from the state the writer read. From Executing, a
+    // record another process marked interrupted is replaced too: the owner's outcome is real.
+    const result = await this.#db
+      .updateTable("tool_calls")
+      .set({ ...changes, seq: nextSeq ?? sql`DEFAULT` })
+      .where("session_id", "=", values.sessionId)
+      .where("call_id", "=", values.callId)
+      .where((eb) =>
+        expected === ToolCallStatus.Executing
+          ? eb.or([
+              eb("status", "=", expected),
+              eb.and([
+                eb("status", "=", ToolCallStatus.Failed),
+                eb("owner", "=", interruptedOwner),
+              ]),
+            ])
+          : eb("status", "=", expected),
       )
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
-  async get(callId: string): Promise<StoredToolCall | undefined> {
+  async get(
+    callId: string,
+    sessionId: string = defaultToolCallSessionId,
+  ): Promise<StoredToolCall | undefined> {
     this.#state.check("calls.get");
     // An id no call can have (PostgreSQL would refuse to compare it) matches none.
     if (typeof callId !== "string" || keyTextProblem(callId) !== undefined) return undefined;
+    if (typeof sessionId !== "string" || keyTextProblem(sessionId) !== undefined) return undefined;
     const row = await this.#db
       .selectFrom("tool_calls")
       .select(["call_id", "session_id", "record_json", "updated_at"])
+      .where("session_id", "=", sessionId)
       .where("call_id", "=", callId)
       .executeTakeFirst();
     return row === undefined ? undefined : toStoredToolCall(row);
@@ -120,7 +163,7 @@ export class SqlToolCallStore implements ToolCallStore {
     this.#state.check("calls.markInterrupted");
     const executing = await this.#db
       .selectFrom("tool_calls")
-      .select(["call_id", "owner", "record_json", "seq"])
+      .select(["session_id", "call_id", "owner", "record_json", "seq"])
       .where("status", "=", ToolCallStatus.Executing)
       .execute();
     if (executing.length === 0) return 0;
@@ -147,9 +190,10 @@ export class SqlToolCallStore implements ToolCallStore {
           status: failed.status,
           record_json: JSON.stringify(failed),
           updated_at: toStoredTime(this.#dialect, at),
-          owner: null,
+          owner: interruptedOwner,
           seq: nextSeq ?? sql`DEFAULT`,
         })
+        .where("session_id", "=", row.session_id)
         .where("call_id", "=", row.call_id)
         .where("seq", "=", row.seq)
         .executeTakeFirst();
@@ -163,12 +207,16 @@ export class SqlToolCallStore implements ToolCallStore {
    * `openStore` of this one) that can still finish it: it must be neither run again nor marked
    * interrupted.
    */
-  async isExecutingElsewhere(callId: string): Promise<boolean> {
+  async isExecutingElsewhere(
+    callId: string,
+    sessionId: string = defaultToolCallSessionId,
+  ): Promise<boolean> {
     this.#state.check("calls.isExecutingElsewhere");
     if (typeof callId !== "string" || keyTextProblem(callId) !== undefined) return false;
     const row = await this.#db
       .selectFrom("tool_calls")
       .select(["owner", "status"])
+      .where("session_id", "=", sessionId)
       .where("call_id", "=", callId)
       .executeTakeFirst();
     if (row === undefined || row.status !== ToolCallStatus.Executing) return false;

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from "kysely";
+import { AUDIT_DECISION_COLUMNS } from "./audit-row.js";
 import {
   MIGRATION_LOCK_TABLE,
   MIGRATION_TABLE,
@@ -224,6 +225,122 @@ const createToolCalls: (target: MigrationTarget) => Migration = (target) => ({
 });
 
 /**
+ * Issue 11, call identity: a stored call is keyed by (session id, call id), so a call id seen in
+ * another session never answers this one. Calls stored without a session move to `"default"`,
+ * the session of calls given none. PostgreSQL changes the key in place; SQLite cannot, so the
+ * table is rebuilt (renamed, created anew, copied, dropped) inside the migration's transaction.
+ */
+const keyToolCallsBySession: (target: MigrationTarget) => Migration = (target) => ({
+  async up(db) {
+    if (target.dialect === "postgres") {
+      const table = sql.table(`${target.schema}.${TOOL_CALLS_TABLE}`);
+      await sql`UPDATE ${table} SET session_id = 'default' WHERE session_id IS NULL`.execute(db);
+      await sql`ALTER TABLE ${table} ALTER COLUMN session_id SET NOT NULL`.execute(db);
+      await setPostgresToolCallsKey(db, target, sql`(session_id, call_id)`);
+      return;
+    }
+    await rebuildSqliteToolCalls(db, target, ["session_id", "call_id"]);
+  },
+  async down(db) {
+    // Fails when two sessions hold the same call id: one key cannot hold both.
+    if (target.dialect === "postgres") {
+      const table = sql.table(`${target.schema}.${TOOL_CALLS_TABLE}`);
+      await setPostgresToolCallsKey(db, target, sql`(call_id)`);
+      await sql`ALTER TABLE ${table} ALTER COLUMN session_id DROP NOT NULL`.execute(db);
+      return;
+    }
+    await rebuildSqliteToolCalls(db, target, ["call_id"]);
+  },
+});
+
+async function setPostgresToolCallsKey(
+  db: AnyKysely,
+  target: MigrationTarget,
+  columns: ReturnType<typeof sql>,
+): Promise<void> {
+  const table = sql.table(`${target.schema}.${TOOL_CALLS_TABLE}`);
+  const key = sql.id(`${TOOL_CALLS_TABLE}_pkey`);
+  await sql`ALTER TABLE ${table} DROP CONSTRAINT ${key}`.execute(db);
+  await sql`ALTER TABLE ${table} ADD CONSTRAINT ${key} PRIMARY KEY ${columns}`.execute(db);
+}
+
+/**
+ * SQLite cannot change a table's key: renames `tool_calls`, creates it anew with `key` (session
+ * id required when it is part of the key), copies the rows and drops the old table.
+ */
+async function rebuildSqliteToolCalls(
+  db: AnyKysely,
+  target: MigrationTarget,
+  key: readonly ("session_id" | "call_id")[],
+): Promise<void> {
+  const physical = sqliteTableName(target.schema, TOOL_CALLS_TABLE);
+  const old = `${physical}_rebuild_old`;
+  const bySession = key.includes("session_id");
+  await sql`ALTER TABLE ${sql.id(physical)} RENAME TO ${sql.id(old)}`.execute(db);
+  for (const column of TOOL_CALLS_INDEXES) {
+    const name = storeIndexName("sqlite", target.schema, TOOL_CALLS_TABLE, column);
+    await sql`DROP INDEX IF EXISTS ${sql.id(name)}`.execute(db);
+  }
+  const schema = scoped(db, target).schema;
+  await schema
+    .createTable(TOOL_CALLS_TABLE)
+    .addColumn("call_id", "text", (column) => column.notNull())
+    .addColumn("session_id", "text", (column) => (bySession ? column.notNull() : column))
+    .addColumn("status", "text", (column) => column.notNull())
+    .addColumn("record_json", "text", (column) => column.notNull())
+    .addColumn("updated_at", "text", (column) => column.notNull())
+    .addColumn("owner", "text")
+    .addColumn("seq", "integer", (column) => column.notNull())
+    .addPrimaryKeyConstraint(`${physical}_pkey`, [...key])
+    .execute();
+  const session = bySession ? sql`coalesce(session_id, 'default')` : sql`session_id`;
+  await sql`INSERT INTO ${sql.id(physical)} (call_id, session_id, status, record_json, updated_at, owner, seq)
+    SELECT call_id, ${session}, status, record_json, updated_at, owner, seq FROM ${sql.id(old)}`.execute(
+    db,
+  );
+  await sql`DROP TABLE ${sql.id(old)}`.execute(db);
+  for (const column of TOOL_CALLS_INDEXES) {
+    await schema
+      .createIndex(storeIndexName("sqlite", target.schema, TOOL_CALLS_TABLE, column))
+      .on(TOOL_CALLS_TABLE)
+      .column(column)
+      .execute();
+  }
+}
+
+/**
+ * Issue 11, an audit that misses nothing: the decision columns of `tool_executions` (which call
+ * of which session, approved / denied / invalid / cancelled, by whom, how widely, the grant, the
+ * argument hashes), all text, and indexes on the session and the decision.
+ */
+const addDecisionColumns: (target: MigrationTarget) => Migration = (target) => ({
+  async up(db) {
+    const schema = scoped(db, target).schema;
+    for (const column of AUDIT_DECISION_COLUMNS) {
+      await schema.alterTable(TOOL_EXECUTIONS_TABLE).addColumn(column, "text").execute();
+    }
+    for (const column of ["session_id", "decision"]) {
+      await schema
+        .createIndex(toolExecutionsIndexName(target.dialect, target.schema, column))
+        .on(TOOL_EXECUTIONS_TABLE)
+        .column(column)
+        .execute();
+    }
+  },
+  async down(db) {
+    const schema = scoped(db, target).schema;
+    for (const column of ["session_id", "decision"]) {
+      await schema
+        .dropIndex(toolExecutionsIndexName(target.dialect, target.schema, column))
+        .execute();
+    }
+    for (const column of AUDIT_DECISION_COLUMNS) {
+      await schema.alterTable(TOOL_EXECUTIONS_TABLE).dropColumn(column).execute();
+    }
+  },
+});
+
+/**
  * Every migration of the store, by name; Kysely runs them in name order. New tables and columns
  * come as new migrations with later names; a published migration is never edited.
  */
@@ -234,6 +351,8 @@ export function storeMigrations(target: MigrationTarget): Record<string, Migrati
     "2026_02_05_002_create_tool_executions_inflight": createInflight(target),
     "2026_11_25_001_create_tool_permissions": createToolPermissions(target),
     "2026_11_25_002_create_tool_calls": createToolCalls(target),
+    "2026_11_26_issue11_001_key_tool_calls_by_session": keyToolCallsBySession(target),
+    "2026_11_26_issue11_002_add_tool_executions_decision_columns": addDecisionColumns(target),
   };
 }
 

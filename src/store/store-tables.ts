@@ -23,6 +23,14 @@ export interface ToolExecutionsTable {
   was_approved: boolean | number;
   timed_out: boolean | number;
   was_cancelled: boolean | number;
+  call_id: string | null;
+  session_id: string | null;
+  decision: string | null;
+  decided_by: string | null;
+  approval_scope: string | null;
+  grant_id: string | null;
+  arguments_hash: string | null;
+  edited_arguments_hash: string | null;
 }
 
 /** `tool_permissions`: one remembered `tool`-scoped grant per row. */
@@ -42,10 +50,10 @@ export interface ToolPermissionsTable {
   granted_by: string | null;
 }
 
-/** `tool_calls`: the lifecycle record of one call, keyed by the provider's call id. */
+/** `tool_calls`: the lifecycle record of one call, keyed by (session id, provider's call id). */
 export interface ToolCallsTable {
   call_id: string;
-  session_id: string | null;
+  session_id: string;
   /** The record's `status`, a `ToolCallStatus` value. */
   status: string;
   /** The whole `ToolCallLifecycleRecord` as JSON text. */

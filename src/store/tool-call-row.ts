@@ -1,27 +1,26 @@
 import {
+  defaultToolCallSessionId,
   isToolCallStatus,
   type StoredToolCall,
   type ToolCallFilter,
   type ToolCallLifecycleRecord,
+  type ToolCallSave,
   type ToolCallStatus,
 } from "../calls/index.js";
 import { isJsonObject, keyTextProblem } from "../core/index.js";
 import { InvalidToolCallError } from "./invalid-tool-call-error.js";
 import { fromStoredTime } from "./stored-time.js";
 
-/** What `calls.save` is given (the argument of `ToolCallStore.save`). */
-export interface ToolCallSave {
-  readonly callId: string;
-  readonly sessionId?: string | null;
-  readonly record: ToolCallLifecycleRecord;
-}
+export type { ToolCallSave };
 
 /** A `calls.save` argument, checked and ready for the `tool_calls` row. */
 export interface ToolCallValues {
   readonly callId: string;
-  readonly sessionId: string | null;
+  readonly sessionId: string;
   readonly status: ToolCallStatus;
   readonly recordJson: string;
+  /** The state the write is conditional on (see `ToolCallSave.expected`). */
+  readonly expected: ToolCallStatus | null | undefined;
 }
 
 function key(field: string, value: unknown, callId?: string): string {
@@ -42,13 +41,24 @@ function key(field: string, value: unknown, callId?: string): string {
 /** Validates a `calls.save` argument: a call id, an optional session id, a record with a status. */
 export function toToolCallValues(call: ToolCallSave): ToolCallValues {
   if (typeof call !== "object" || call === null) {
-    throw new InvalidToolCallError("call", "calls.save takes { callId, sessionId?, record }.");
+    throw new InvalidToolCallError(
+      "call",
+      "calls.save takes { callId, sessionId?, record, expected? }.",
+    );
   }
   const callId = key("callId", call.callId);
   const sessionId =
     call.sessionId === undefined || call.sessionId === null
-      ? null
+      ? defaultToolCallSessionId
       : key("sessionId", call.sessionId, callId);
+  const expected = call.expected;
+  if (expected !== undefined && expected !== null && !isToolCallStatus(expected)) {
+    throw new InvalidToolCallError(
+      "expected",
+      `calls.save expected must be null or a ToolCallStatus, got ${String(expected)}.`,
+      callId,
+    );
+  }
   const record: unknown = call.record;
   if (!isJsonObject(record) || !isToolCallStatus(record.status)) {
     throw new InvalidToolCallError(
@@ -67,7 +77,7 @@ export function toToolCallValues(call: ToolCallSave): ToolCallValues {
       callId,
     );
   }
-  return { callId, sessionId, status: record.status, recordJson };
+  return { callId, sessionId, status: record.status, recordJson, expected };
 }
 
 /** A checked list filter: statuses (undefined for any), session, and limit. */
@@ -108,7 +118,7 @@ export function toToolCallQuery(filter: ToolCallFilter): ToolCallQuery {
 /** A `tool_calls` row read back; throws {@link InvalidToolCallError} for a record that is not JSON. */
 export function toStoredToolCall(row: {
   call_id: string;
-  session_id: string | null;
+  session_id: string;
   record_json: string;
   updated_at: Date | string;
 }): StoredToolCall {

@@ -7,3 +7,4 @@ export {
   takesSignal,
 } from "./tool.js";
 export { isAbortError, ToolBase } from "./tool-base.js";
+export { markValidated, validateOnce, wasValidated } from "./validated-parameters.js";

@@ -10,6 +10,7 @@ import { ToolArtifact, ToolResult } from "../result/index.js";
 import type { JsonSchema } from "../schema/index.js";
 import { type ToolValidationResult, ToolValidator } from "../validation/index.js";
 import type { Tool, ToolConstraints, ToolIsolation, ToolSource } from "./index.js";
+import { validateOnce } from "./validated-parameters.js";
 
 /** True for the errors an aborted operation throws (`AbortError`, or a signal's own reason). */
 export function isAbortError(error: unknown, signal?: AbortSignal): boolean {
@@ -83,10 +84,19 @@ export abstract class ToolBase implements Tool {
     signal: AbortSignal,
   ): Promise<ToolResult>;
 
-  /** Validates `parameters` against {@link inputSchema} (full JSON Schema, compiled once). */
+  /** The schema validation uses: {@link inputSchema} as first read. */
+  #validationSchema: JsonSchema | undefined;
+
+  /**
+   * Validates `parameters` against {@link inputSchema} (full JSON Schema, compiled once). The
+   * schema is read once per tool: a subclass whose getter builds a new object on every read pays
+   * neither a compile nor a stringify per call (a schema that changes after the first validation
+   * is not seen; make a new tool instead).
+   */
   validate(parameters: unknown): ToolValidationResult {
     // The shared validator caches each compiled schema; the registry checks schemas with it too.
-    return ToolValidator.shared.validateAgainstSchema(parameters, this.inputSchema);
+    this.#validationSchema ??= this.inputSchema;
+    return ToolValidator.shared.validateAgainstSchema(parameters, this.#validationSchema);
   }
 
   /** `"Execute <name>"` unless a subclass describes the call better. */
@@ -113,7 +123,9 @@ export abstract class ToolBase implements Tool {
     const started = performance.now();
     const [signal] = rest;
     try {
-      const validation = this.validate(context.effectiveParameters);
+      // Validated once per call: parameters the processor or executor already checked are not
+      // checked again; a tool called directly still validates.
+      const validation = validateOnce(this, context.effectiveParameters);
       if (!validation.isValid) {
         return ToolResult.validationFailed(validation).withDuration(performance.now() - started);
       }

@@ -1,3 +1,4 @@
+export { type CoercedParameters, coerceScalarParameters } from "./coerce-scalars.js";
 export {
   type RangeBoundsOptions,
   type RequiredParameterDetails,

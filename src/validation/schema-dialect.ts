@@ -18,8 +18,21 @@ export type DialectChoice =
 // under both that interop and a bundler's.
 const addFormats = addFormatsModule.default;
 
+/** Where Ajv's notes about a schema go (an unknown `format`, say): never the console. */
+export interface SchemaWarningSink {
+  warn(message: string): void;
+}
+
 // strictNumbers: NaN and Infinity are not JSON numbers (`strict: false` would otherwise let them pass).
-const options: Options = { allErrors: true, strict: false, strictNumbers: true, verbose: true };
+// ownProperties: a required `constructor` or `__proto__` must be the value's own property, not
+// one every object inherits.
+const options: Options = {
+  allErrors: true,
+  strict: false,
+  strictNumbers: true,
+  verbose: true,
+  ownProperties: true,
+};
 
 const canonicalUris: Readonly<Record<SchemaDialect, string>> = {
   "draft-07": "http://json-schema.org/draft-07/schema#",
@@ -56,14 +69,24 @@ export function dialectOf(schema: unknown): DialectChoice {
   return { dialect, canonical: declared === canonical ? undefined : canonical };
 }
 
-/** A new Ajv for `dialect`: all errors, verbose, not strict, strict numbers, ajv-formats' formats. */
-export function createAjv(dialect: SchemaDialect): AjvInstance {
+/**
+ * A new Ajv for `dialect`: all errors, verbose, not strict, strict numbers, own properties only,
+ * ajv-formats' formats. Its warnings (an unknown `format` is ignored, as JSON Schema says) go to
+ * `sink`, once per compiled schema; its other logs nowhere.
+ */
+export function createAjv(dialect: SchemaDialect, sink?: SchemaWarningSink): AjvInstance {
+  const logger = {
+    log: () => undefined,
+    warn: (...args: unknown[]) => sink?.warn(args.map(String).join(" ")),
+    error: (...args: unknown[]) => sink?.warn(args.map(String).join(" ")),
+  };
+  const withLogger: Options = { ...options, logger };
   const ajv =
     dialect === "2020-12"
-      ? new Ajv2020(options)
+      ? new Ajv2020(withLogger)
       : dialect === "2019-09"
-        ? new Ajv2019(options)
-        : new Ajv(options);
+        ? new Ajv2019(withLogger)
+        : new Ajv(withLogger);
   addFormats(ajv);
   return ajv;
 }

@@ -30,6 +30,12 @@ export interface ToolValidatorConfig {
   readonly maxErrors?: number;
   /** How many schemas compiled from fresh objects are kept by content. Default 256. */
   readonly contentCacheSize?: number;
+  /**
+   * Receives what Ajv notes about a schema while compiling it, such as an unknown `format`
+   * (ignored, as JSON Schema says: validation passes), once per schema. Default: dropped; nothing
+   * is ever printed to the console.
+   */
+  readonly logger?: { warn(object: object, message?: string): void };
 }
 
 /** Any schema the validator accepts: a tool's object schema, a property schema, or a boolean. */
@@ -99,6 +105,8 @@ export class ToolValidator implements ToolValidatorLike {
   readonly #byContent = new Map<string, CompiledSchema>();
   readonly #booleans = new Map<boolean, CompiledSchema>();
   readonly #ajv = new Map<SchemaDialect, AjvInstance>();
+  readonly #logger: ToolValidatorConfig["logger"];
+  readonly #warned = new Set<string>();
 
   constructor(config: ToolValidatorConfig = {}) {
     this.limits = Object.freeze({
@@ -107,6 +115,7 @@ export class ToolValidator implements ToolValidatorLike {
       maxNodes: config.maxNodes ?? 100_000,
       maxTotalSize: config.maxTotalSize ?? 10_000_000,
     });
+    this.#logger = config.logger;
     this.#maxErrors = Math.max(1, config.maxErrors ?? 20);
     this.#contentCacheSize = Math.max(0, config.contentCacheSize ?? 256);
   }
@@ -165,6 +174,42 @@ export class ToolValidator implements ToolValidatorLike {
    */
   checkSchema(schema: unknown): string | undefined {
     return this.#compiled(schema as ValidatableSchema).problem;
+  }
+
+  /**
+   * A cheap check of `schema` for registration, without compiling it: an object or boolean, a
+   * supported `$schema`, valid against the dialect's meta-schema, every `pattern` a valid regular
+   * expression. What only compiling finds (an unresolvable `$ref`) is reported by the first
+   * validation (`invalid_schema`, returned to the model as data). A schema already compiled
+   * answers from its compilation.
+   */
+  checkSchemaShape(schema: unknown): string | undefined {
+    if (typeof schema === "object" && schema !== null) {
+      const compiled = this.#byObject.get(schema);
+      if (compiled !== undefined) return compiled.problem;
+    }
+    if (typeof schema === "boolean") return undefined;
+    if (!isRecord(schema)) {
+      return `a JSON Schema must be an object or a boolean, got ${jsonTypeOf(schema)}`;
+    }
+    const choice = dialectOf(schema);
+    if ("unsupported" in choice) {
+      return `unsupported $schema '${choice.unsupported}'; use draft-07 (the default) or https://json-schema.org/draft/2020-12/schema`;
+    }
+    if (schema.$async === true) return "asynchronous ($async) schemas are not supported";
+    const source =
+      choice.canonical === undefined ? schema : { ...schema, $schema: choice.canonical };
+    try {
+      const ajv = this.#ajvFor(choice.dialect);
+      if (!ajv.validateSchema(source)) {
+        return `invalid JSON Schema: ${describeSchemaErrors(ajv.errors)}`;
+      }
+    } catch (error) {
+      return error instanceof RangeError
+        ? "the schema refers to itself without end (a cyclic object?)"
+        : `invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    return badPattern(schema);
   }
 
   /**
@@ -317,7 +362,21 @@ export class ToolValidator implements ToolValidatorLike {
   #ajvFor(dialect: SchemaDialect): AjvInstance {
     let ajv = this.#ajv.get(dialect);
     if (ajv === undefined) {
-      ajv = createAjv(dialect);
+      const logger = this.#logger;
+      const seen = this.#warned;
+      ajv = createAjv(
+        dialect,
+        logger === undefined
+          ? undefined
+          : {
+              warn: (message) => {
+                // Ajv may note the same thing more than once while compiling one schema.
+                if (seen.has(message) || seen.size > 10_000) return;
+                seen.add(message);
+                logger.warn({ dialect }, `[TLS-VAL] ${message}`);
+              },
+            },
+      );
       this.#ajv.set(dialect, ajv);
     }
     return ajv;
@@ -344,6 +403,28 @@ function forget(ajv: AjvInstance, schema: object): void {
   } catch {
     // nothing was registered
   }
+}
+
+/** The first `pattern` that is not a valid (unicode) regular expression, as a problem. */
+function badPattern(schema: Record<string, unknown>): string | undefined {
+  const stack: unknown[] = [schema];
+  let visited = 0;
+  while (stack.length > 0 && visited++ < 100_000) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null) continue;
+    const record = node as Record<string, unknown>;
+    if (typeof record.pattern === "string") {
+      try {
+        new RegExp(record.pattern, "u");
+      } catch (error) {
+        return `invalid JSON Schema: pattern '${record.pattern}' is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`;
+      }
+    }
+    for (const child of Object.values(record)) {
+      if (typeof child === "object" && child !== null) stack.push(child);
+    }
+  }
+  return undefined;
 }
 
 function deprecatedProperties(schema: unknown): readonly string[] {

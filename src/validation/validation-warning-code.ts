@@ -6,6 +6,8 @@ export const ValidationWarningCode = {
   LargeValue: "large_value",
   /** The call is likely to be slow. */
   SlowOperation: "slow_operation",
+  /** A scalar value was converted to the type the schema expects ("5" to 5, "true" to true). */
+  Coerced: "coerced",
 } as const;
 
 /** One of the {@link ValidationWarningCode} values. */

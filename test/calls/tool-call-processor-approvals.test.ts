@@ -244,6 +244,7 @@ describe("ToolCallProcessor: remembered approvals", () => {
     const second = makeToolsProcessor(tools, secondHandler, {
       permissions: new RememberedPermissions({ store }),
       workspacePath: workspace.root,
+      sessionId: "another-session",
     }).processor;
     expect(second.sessionId).not.toBe(first.sessionId);
     const batch = openAIBatch([["c2", "risky-counter", { n: 2 }]]);

@@ -245,7 +245,8 @@ describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => 
     ]);
     const running = dying.processor.process(batch, controller.signal);
     await waitFor(
-      async () => (await opened.calls.get("call_wait"))?.record.status === "AwaitingApproval",
+      async () =>
+        (await opened.calls.get("call_wait", "conv-1"))?.record.status === "AwaitingApproval",
     );
 
     // The process "dies" here: a new processor starts over what was stored.
@@ -260,7 +261,9 @@ describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => 
       toolId: "risky-counter",
       parameters: { n: 1 },
     });
-    expect((await store.get("call_wait"))?.sessionId).toBe("conv-1");
+    expect((await store.get("call_wait", "conv-1"))?.sessionId).toBe("conv-1");
+    // Its id belongs to its session: another session does not see it.
+    expect(await store.get("call_wait")).toBeUndefined();
 
     // Processing the batch again asks again, and runs it once approved.
     const handler = recordingHandler(() => ApprovalDecision.approve());
@@ -268,6 +271,7 @@ describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => 
       executor: makeExecutor(tools),
       approvalHandler: handler,
       store,
+      sessionId: "conv-1",
     });
     await resumed.process(batch);
     expect(handler.prompts).toHaveLength(1);
@@ -391,7 +395,7 @@ describe.each(targets)("ToolCallProcessor across restarts ($name)", (target) => 
     const stored = await store.list({ sessionId: "conv-2" });
     expect(stored.map((s) => s.callId).sort()).toEqual(["call_bad", "call_count", "call_write"]);
     for (const call of batch.calls) {
-      const record = (await store.get(call.providerCallId!))!.record;
+      const record = (await store.get(call.providerCallId!, "conv-2"))!.record;
       expect(record).toEqual(batch.getLifecycle(call)!.toRecord());
     }
     expect(
@@ -501,7 +505,7 @@ describe("MemoryToolCallStore and interruptRecord", () => {
     expect((await store.list()).map((c) => c.callId)).toEqual(["c", "b", "a"]);
     expect((await store.list({ status: "Executing" })).map((c) => c.callId)).toEqual(["c", "b"]);
     expect((await store.list({ sessionId: "s1", limit: 1 })).map((c) => c.callId)).toEqual(["c"]);
-    expect((await store.get("b"))?.sessionId).toBeNull();
+    expect((await store.get("b"))?.sessionId).toBe("default");
     // Saving again moves a call to the front.
     await store.save({ callId: "a", sessionId: "s1", record: record("Completed") });
     expect((await store.list())[0]?.callId).toBe("a");

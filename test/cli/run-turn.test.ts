@@ -47,8 +47,10 @@ describe("runTurn", () => {
     expect(byId.get("call_typo_8")).toBe("ValidationFailed");
     const ids = (result.messages as { tool_call_id: string }[]).map((m) => m.tool_call_id);
     expect(new Set(ids).size).toBe(9);
-    // Every executed call has its audit row; denied and invalid calls never reached the executor.
-    expect(result.auditRows.map((r) => r.toolName).sort()).toEqual(
+    // Every call has its audit row: the executions, and the denied and invalid calls (which
+    // never reached the executor) with their decision.
+    const executed = result.auditRows.filter((r) => r.decision === "approved");
+    expect(executed.map((r) => r.toolName).sort()).toEqual(
       [
         "file-read",
         "file-read",
@@ -56,6 +58,14 @@ describe("runTurn", () => {
         "list-directory",
         "search",
         "terminal-execute",
+      ].sort(),
+    );
+    const notRun = result.auditRows.filter((r) => r.decision !== "approved");
+    expect(notRun.map((r) => [r.callId, r.decision]).sort()).toEqual(
+      [
+        ["call_delete_6", "denied"],
+        ["call_install_9", "denied"],
+        ["call_typo_8", "invalid"],
       ].sort(),
     );
     const outside = result.auditRows.find((r) => r.errorCode === "PathOutsideWorkspace");

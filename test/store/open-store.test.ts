@@ -154,6 +154,8 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       "2026_02_05_002_create_tool_executions_inflight",
       "2026_11_25_001_create_tool_permissions",
       "2026_11_25_002_create_tool_calls",
+      "2026_11_26_issue11_001_key_tool_calls_by_session",
+      "2026_11_26_issue11_002_add_tool_executions_decision_columns",
     ]);
   });
 
@@ -265,7 +267,7 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
     ]);
   });
 
-  it("creates the audit table under its mapped name with the five indexes", async () => {
+  it("creates the audit table under its mapped name with the five indexes and the decision ones", async () => {
     const place = target.place();
     const store = await place.open();
     await store.close();
@@ -282,9 +284,9 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
         ["agent_tools_tool_executions"],
       );
       expect(indexes.map((row) => row.name)).toEqual(
-        TOOL_EXECUTIONS_INDEXES.map((index) =>
-          toolExecutionsIndexName("sqlite", "agent_tools", index.column),
-        ).sort(),
+        [...TOOL_EXECUTIONS_INDEXES.map((index) => index.column), "session_id", "decision"]
+          .map((column) => toolExecutionsIndexName("sqlite", "agent_tools", column))
+          .sort(),
       );
       const startedIndex = indexes.find((row) => String(row.name).endsWith("started_at"));
       expect(String(startedIndex?.sql)).toMatch(/"started_at" desc/i);
@@ -296,7 +298,9 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       );
       expect(indexes.map((row) => row.indexname)).toEqual([
         "IX_tool_executions_batch_id",
+        "IX_tool_executions_decision",
         "IX_tool_executions_execution_id",
+        "IX_tool_executions_session_id",
         "IX_tool_executions_started_at",
         "IX_tool_executions_status",
         "IX_tool_executions_tool_name",
@@ -312,7 +316,7 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
     }
   });
 
-  it("has the spec's columns plus the outcome columns", async () => {
+  it("has the spec's columns plus the outcome and decision columns", async () => {
     const place = target.place();
     const store = await place.open();
     await store.close();
@@ -350,6 +354,14 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       "was_approved",
       "timed_out",
       "was_cancelled",
+      "call_id",
+      "session_id",
+      "decision",
+      "decided_by",
+      "approval_scope",
+      "grant_id",
+      "arguments_hash",
+      "edited_arguments_hash",
     ]);
   });
 

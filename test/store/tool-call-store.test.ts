@@ -3,6 +3,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   interruptedCallMessage,
+  interruptRecord,
   ToolCallLifecycle,
   type ToolCallLifecycleRecord,
   ToolCallStatus,
@@ -35,7 +36,7 @@ async function insertRaw(
   if (target.dialect === "postgres") {
     await target.rawQuery(
       place,
-      `INSERT INTO "${place.schema}".tool_calls (call_id, status, record_json, owner, seq, updated_at) VALUES ($1, $2, $3, $4, $5, now())`,
+      `INSERT INTO "${place.schema}".tool_calls (call_id, status, record_json, owner, seq, updated_at, session_id) VALUES ($1, $2, $3, $4, $5, now(), 'default')`,
       values,
     );
     return;
@@ -43,7 +44,7 @@ async function insertRaw(
   const db = new Database(place.url.slice("sqlite:".length));
   try {
     db.prepare(
-      `INSERT INTO "${sqliteTableName(place.schema, TOOL_CALLS_TABLE)}" (call_id, status, record_json, owner, seq, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO "${sqliteTableName(place.schema, TOOL_CALLS_TABLE)}" (call_id, status, record_json, owner, seq, updated_at, session_id) VALUES (?, ?, ?, ?, ?, ?, 'default')`,
     ).run(...values, new Date().toISOString());
   } finally {
     db.close();
@@ -70,7 +71,7 @@ describe.each(storeTargets)("store.calls on $name", ({ make }) => {
     const record = toolCallRecord("call-1", S.AwaitingApproval);
     const before = Date.now();
     await store.calls.save({ callId: "call-1", sessionId: "session-1", record });
-    const stored = await store.calls.get("call-1");
+    const stored = await store.calls.get("call-1", "session-1");
     expect(stored).toMatchObject({ callId: "call-1", sessionId: "session-1", record });
     expect(stored?.updatedAt).toBeInstanceOf(Date);
     expect(stored?.updatedAt.getTime()).toBeGreaterThanOrEqual(before);
@@ -78,7 +79,7 @@ describe.each(storeTargets)("store.calls on $name", ({ make }) => {
     expect(await store.calls.get(42 as unknown as string)).toBeUndefined();
   });
 
-  it("upserts by call id: a second save replaces the record and the session", async () => {
+  it("upserts by (session, call id): a second save replaces the record of that session only", async () => {
     const store = await target.place().open();
     await store.calls.save({
       callId: "call-u",
@@ -86,12 +87,63 @@ describe.each(storeTargets)("store.calls on $name", ({ make }) => {
       record: toolCallRecord("call-u", S.Executing),
     });
     const completed = toolCallRecord("call-u", S.Completed);
-    await store.calls.save({ callId: "call-u", record: completed });
+    await store.calls.save({ callId: "call-u", sessionId: "s-1", record: completed });
     expect(await store.calls.list()).toHaveLength(1);
-    const stored = await store.calls.get("call-u");
+    const stored = await store.calls.get("call-u", "s-1");
     expect(stored?.record).toEqual(completed);
-    expect(stored?.sessionId).toBeNull();
     expect(await store.calls.list({ status: S.Executing })).toEqual([]);
+    // The same call id in another session (or none: "default") is another call.
+    await store.calls.save({
+      callId: "call-u",
+      record: toolCallRecord("call-u", S.AwaitingApproval),
+    });
+    expect(await store.calls.list()).toHaveLength(2);
+    expect((await store.calls.get("call-u"))?.record.status).toBe(S.AwaitingApproval);
+    expect((await store.calls.get("call-u"))?.sessionId).toBe("default");
+    expect((await store.calls.get("call-u", "s-1"))?.record.status).toBe(S.Completed);
+    expect(await store.calls.get("call-u", "s-2")).toBeUndefined();
+  });
+
+  it("a claim (expected: null) is an insert only one writer wins; a later save moves on only from the state it read", async () => {
+    const place = target.place();
+    const store = await place.open();
+    const other = await place.open(); // a second store on the same database
+    const executing = toolCallRecord("race", S.Executing);
+    const claims = await Promise.all([
+      store.calls.save({ callId: "race", sessionId: "s", record: executing, expected: null }),
+      other.calls.save({ callId: "race", sessionId: "s", record: executing, expected: null }),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const winner = claims[0] ? store : other;
+    const loser = claims[0] ? other : store;
+    const completed = toolCallRecord("race", S.Completed);
+    expect(
+      await winner.calls.save({
+        callId: "race",
+        sessionId: "s",
+        record: completed,
+        expected: S.Executing,
+      }),
+    ).toBe(true);
+    // A reader that saw Executing cannot overwrite the Completed record.
+    const interrupted = interruptRecord(executing, new Date());
+    expect(
+      await loser.calls.save({
+        callId: "race",
+        sessionId: "s",
+        record: interrupted,
+        expected: S.Executing,
+      }),
+    ).toBe(false);
+    expect((await loser.calls.get("race", "s"))?.record).toEqual(completed);
+    // A claim on a stored call fails; the same id in another session is free.
+    expect(
+      await loser.calls.save({ callId: "race", sessionId: "s", record: executing, expected: null }),
+    ).toBe(false);
+    expect(
+      await loser.calls.save({ callId: "race", sessionId: "t", record: executing, expected: null }),
+    ).toBe(true);
+    await other.close();
   });
 
   it("lists newest first by save order, filtered by status, session and limit", async () => {
@@ -133,7 +185,7 @@ describe.each(storeTargets)("store.calls on $name", ({ make }) => {
     await store.calls.save({ callId: "call-ü😀", sessionId: "sessión-中", record });
     await store.close();
     const reopened = await place.open();
-    const stored = await reopened.calls.get("call-ü😀");
+    const stored = await reopened.calls.get("call-ü😀", "sessión-中");
     expect(stored?.sessionId).toBe("sessión-中");
     // A closed store's executing call was interrupted on reopen; the payload is intact.
     expect(stored?.record.request).toEqual(record.request);
@@ -194,14 +246,14 @@ describe.each(storeTargets)("store.calls on $name", ({ make }) => {
     await running.calls.save({ callId: "live-1", sessionId: "s", record: executing });
 
     const other = await place.open();
-    expect((await other.calls.get("live-1"))?.record).toEqual(executing);
+    expect((await other.calls.get("live-1", "s"))?.record).toEqual(executing);
     expect(await other.calls.markInterrupted()).toBe(0);
     expect(await running.calls.markInterrupted()).toBe(0);
-    expect((await other.calls.get("live-1"))?.record.status).toBe(S.Executing);
+    expect((await other.calls.get("live-1", "s"))?.record.status).toBe(S.Executing);
 
     const completed = toolCallRecord("live-1", S.Completed);
     await running.calls.save({ callId: "live-1", sessionId: "s", record: completed });
-    expect((await other.calls.get("live-1"))?.record).toEqual(completed);
+    expect((await other.calls.get("live-1", "s"))?.record).toEqual(completed);
     await running.close();
     // Completed calls are never touched, whoever saved them.
     expect(await other.calls.markInterrupted()).toBe(0);
@@ -264,13 +316,17 @@ describe.each(storeTargets)("store.calls on $name", ({ make }) => {
 
     const before = new Date();
     const store = await place.open();
-    const stored = await store.calls.get("killed-call");
+    const stored = await store.calls.get("killed-call", "session-crash");
     expect(stored?.sessionId).toBe("session-crash");
     expectInterrupted(stored?.record, before);
     expect(stored?.record.request.parameters).toEqual({ path: "/tmp/ü 😀", n: 3 });
-    expect((await store.calls.get("killed-call-done"))?.record.status).toBe(S.Completed);
+    expect((await store.calls.get("killed-call-done", "session-crash"))?.record.status).toBe(
+      S.Completed,
+    );
     // A call awaiting approval is still pending after the restart.
-    expect((await store.calls.get("killed-call-waiting"))?.record.status).toBe(S.AwaitingApproval);
+    expect((await store.calls.get("killed-call-waiting", "session-crash"))?.record.status).toBe(
+      S.AwaitingApproval,
+    );
     expect(await store.calls.markInterrupted()).toBe(0);
     await store.close();
     const again = await place.open();

@@ -1,0 +1,119 @@
+/**
+ * What the one gate costs per call: `processor.processCall` of a Safe in-process tool with a
+ * SQLite audit, against the executor's own audited `execute` of the same tool, same run
+ * (issue 11; target: at most 1.3x, judged on CPU time).
+ *
+ *   (a) `executor.execute({ toolName, parameters })`, one call after another, audited to SQLite
+ *   (b) `processor.processCall({ toolId, parameters })` over that executor (validation once,
+ *       risk, policy, lifecycle, the executor's audited run), one call after another
+ *   (c) for reference, not a target: (b) with a call id and the lifecycle store (`store.calls`),
+ *       which adds the claim and the final save of each call's record
+ *
+ * Rounds interleave (a), (b) and (c) after a warm-up; each figure is the median of its rounds.
+ *
+ *   npx tsx bench/process-call.bench.ts      (or `npm run bench -- process-call`)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ToolCallProcessor } from "../src/calls/index.js";
+import { ToolExecutor } from "../src/execution/index.js";
+import { ToolRegistry } from "../src/registry/index.js";
+import { JsonSchemaBuilder } from "../src/schema/index.js";
+import { openStore } from "../src/store/index.js";
+import { defineTool } from "../src/tools/index.js";
+
+export const targets = { processCallRatioMax: 1.3 } as const;
+
+const parameters = { path: "src/app.ts", maxLines: 200 };
+const inputSchema = JsonSchemaBuilder.create()
+  .addString("path", "File path", { required: true, maxLength: 4096 })
+  .addInteger("maxLines", "Most lines to read", { minimum: 1, maximum: 10_000 })
+  .build();
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function cpuUsPerCall(calls: number, call: (i: number) => Promise<unknown>): Promise<number> {
+  const start = process.cpuUsage();
+  for (let i = 0; i < calls; i++) await call(i);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / calls;
+}
+
+export async function run() {
+  const folder = mkdtempSync(join(tmpdir(), "aintern-process-call-bench-"));
+  const store = await openStore(`sqlite:${join(folder, "audit.db")}`);
+  try {
+    const tool = defineTool({
+      id: "file-read",
+      name: "Read File",
+      description: "Reads a file",
+      inputSchema,
+      execute: async (input) => ({ path: (input as { path: string }).path, lines: 200 }),
+    });
+    const executor = new ToolExecutor({
+      registry: new ToolRegistry({ tools: [tool] }),
+      audit: store.audit,
+    });
+    const processor = new ToolCallProcessor({ executor });
+    const stored = new ToolCallProcessor({ executor, store: store.calls });
+    const calls = 1_000;
+    const rounds = 7;
+    const a: number[] = [];
+    const b: number[] = [];
+    const c: number[] = [];
+    const ratios: number[] = [];
+    let id = 0;
+    const execute = () => executor.execute({ toolName: "file-read", parameters });
+    const processCall = () => processor.processCall({ toolId: "file-read", parameters });
+    const processStored = () =>
+      stored.processCall({ toolId: "file-read", parameters, callId: `call-${id++}` });
+    for (let i = 0; i < 300; i++) {
+      await execute();
+      await processCall();
+      await processStored();
+    }
+    for (let round = 0; round < rounds; round++) {
+      const ae = await cpuUsPerCall(calls, execute);
+      const bp = await cpuUsPerCall(calls, processCall);
+      const cs = await cpuUsPerCall(calls / 4, processStored);
+      a.push(ae);
+      b.push(bp);
+      c.push(cs);
+      ratios.push(bp / ae);
+    }
+    const figures = {
+      node: process.version,
+      date: new Date().toISOString(),
+      executeCpuUs: median(a),
+      processCallCpuUs: median(b),
+      processCallStoredCpuUs: median(c),
+      ratio: median(ratios),
+    };
+    const passed = figures.ratio <= targets.processCallRatioMax;
+    return { ...figures, passed };
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const figures = await run();
+  const f = (n: number) => n.toFixed(1);
+  process.stdout.write(
+    [
+      `| measure | CPU µs/call |`,
+      `| --- | --- |`,
+      `| (a) executor.execute, audited | ${f(figures.executeCpuUs)} |`,
+      `| (b) processor.processCall, audited | ${f(figures.processCallCpuUs)} (${figures.ratio.toFixed(2)}x (a), target ≤ ${targets.processCallRatioMax}) ${figures.passed ? "✓" : "✗"} |`,
+      `| (c) processCall with call id and store.calls | ${f(figures.processCallStoredCpuUs)} |`,
+      "",
+    ].join("\n"),
+  );
+  if (!figures.passed) process.exitCode = 1;
+}
