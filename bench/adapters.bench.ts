@@ -27,13 +27,13 @@ import { tool as aiTool, generateText, stepCountIs, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 import { toAiSdkTools } from "../src/adapters/ai-sdk/index.js";
+import { ToolCallProcessor } from "../src/calls/index.js";
 import { RiskLevel, ToolCategory } from "../src/core/index.js";
 import { ToolExecutor } from "../src/execution/index.js";
 import { ToolRegistry } from "../src/registry/index.js";
 import { ToolResult } from "../src/result/index.js";
 import { openStore } from "../src/store/index.js";
 import { defineTool } from "../src/tools/index.js";
-import { GateShim } from "../test/adapters/gate-shim.js";
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -125,7 +125,7 @@ export async function run(calls = 300, rounds = 7) {
       audit: store.audit,
       workspacePath: workspace,
     });
-    const processor = new GateShim({ executor, workspacePath: workspace });
+    const processor = new ToolCallProcessor({ executor, workspacePath: workspace });
     const plain: ToolSet = {
       "file-read": aiTool({
         description: "Reads a text file of the workspace.",

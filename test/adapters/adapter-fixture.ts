@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { AinternGate } from "../../src/adapters/shared/index.js";
 import { RememberedPermissions } from "../../src/approval/index.js";
-import type { ApprovalHandler } from "../../src/calls/index.js";
+import { type ApprovalHandler, ToolCallProcessor } from "../../src/calls/index.js";
 import { RiskLevel, ToolCategory } from "../../src/core/index.js";
 import type { AuditEntry } from "../../src/execution/index.js";
 import { ToolExecutor } from "../../src/execution/index.js";
@@ -12,7 +12,6 @@ import { ToolRegistry } from "../../src/registry/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { defineTool } from "../../src/tools/index.js";
-import { GateShim } from "./gate-shim.js";
 
 /**
  * A workspace on disk, a real SQLite store (audit, calls, permissions) and a processor over three
@@ -87,7 +86,7 @@ export async function makeAdapterFixture(
     audit: store.audit,
     workspacePath: workspace,
   });
-  const processor = new GateShim({
+  const processor = new ToolCallProcessor({
     executor,
     audit: store.audit,
     store: store.calls,
