@@ -84,13 +84,7 @@ const shortRunsProgram: Readonly<Record<string, string>> = {
 };
 
 /** Global options before the subcommand that take an argument. */
-const globalWithArgument = new Set([
-  "-C",
-  "--namespace",
-  "--work-tree",
-  "--super-prefix",
-  "--list-cmds",
-]);
+const globalWithArgument = new Set(["--namespace", "--super-prefix", "--list-cmds"]);
 const globalFlags = new Set([
   "--no-pager",
   "-P",
@@ -129,14 +123,16 @@ export function classifyGit(
       continue;
     }
     if (
+      name === "-C" ||
       namesLongOption(name, "--git-dir") ||
+      namesLongOption(name, "--work-tree") ||
       (namesLongOption(name, "--exec-path") && arg.includes("="))
     ) {
       findings.add(
         High,
-        `'git ${name}' points git at other files, whose configuration or programs it would run.`,
+        `'git ${name}' points git at another directory or repository, whose configuration (core.fsmonitor, hooks, aliases) it would run.`,
       );
-      if (!arg.includes("=")) i++;
+      if (!arg.includes("=") && !/^-C./.test(arg)) i++;
       continue;
     }
     if (name === "-p" || name === "--paginate") {

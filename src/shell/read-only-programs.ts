@@ -73,11 +73,16 @@ export const readOnlyPrograms: ReadonlyMap<string, ProgramOptions> = new Map<
   ProgramOptions
 >([
   ...words(
-    "echo printf test [ true false : pwd basename dirname whoami id uname uptime nproc arch tty groups logname which whereis type cd realpath readlink seq expr sleep printenv cut nl od tr rev whatis apropos column cmp diff ps free jq wc cksum hexdump strings fold exit return break continue shift wait times hash dirs nproc tac sum lsblk lscpu fmt expand unexpand comm join paste numfmt locale",
+    "echo printf true false : pwd basename dirname whoami id uname uptime nproc arch tty groups logname which whereis type cd realpath readlink seq expr sleep printenv cut nl od tr rev whatis apropos column cmp diff ps free jq wc cksum hexdump strings fold exit return break continue shift wait times dirs nproc tac sum lsblk lscpu fmt expand unexpand comm join paste numfmt locale",
   ).map((name) => [name, anyOption] as const),
   ...["md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum"].map(
     (name) => [name, hashOptions] as const,
   ),
+  // `test -v 'a[$(cmd)]'` evaluates the array subscript, running cmd.
+  ["test", { anyOption: true, danger: { "-v": runs("'test -v' (its array subscript)") } }],
+  ["[", { anyOption: true, danger: { "-v": runs("'[ -v' (its array subscript)") } }],
+  // `hash -p /bin/rm cat` makes every later `cat` run rm.
+  ["hash", { flags: "rltd", danger: { "-p": runs("'hash -p' (it rebinds a command name)") } }],
   ["grep", grepOptions],
   ["egrep", grepOptions],
   ["fgrep", grepOptions],

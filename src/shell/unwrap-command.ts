@@ -387,7 +387,15 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
       continue;
     }
     const rule = wrappers.get(name);
-    if (rule === undefined) break;
+    if (rule === undefined) {
+      // `git -C dir --no-pager push`: deny rules also see it as `git push` (one more stage;
+      // the risk rules still read the global options from `words`).
+      if (name === "git") {
+        const sub = gitSubcommandIndex(words);
+        if (sub > 1 && sub < words.length) stages.push([first, ...words.slice(sub)]);
+      }
+      break;
+    }
     if (rule.finding !== undefined) findings.push(rule.finding);
     if (name === "command" && words.slice(1).some((w) => /^-[a-zA-Z]*[vV]/.test(w.value))) break;
     const found: string[] = [];
@@ -438,4 +446,28 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
     }
   }
   return { words, assignments, stages, scripts, findings };
+}
+
+/** git's global options that take the next word as their value. */
+const gitGlobalWithValue = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--config-env",
+  "--super-prefix",
+  "--exec-path",
+  "--list-cmds",
+]);
+
+/** The index of git's subcommand: the first word after the global options. */
+function gitSubcommandIndex(words: readonly ShellWord[]): number {
+  let i = 1;
+  while (i < words.length) {
+    const value = (words[i] as ShellWord).value;
+    if (!value.startsWith("-")) break;
+    i += gitGlobalWithValue.has(value) ? 2 : 1;
+  }
+  return i;
 }

@@ -195,3 +195,32 @@ describe("assessCommandRisk judges what will actually run", () => {
     expect(matchDenyPattern("git push *", "sudo git push origin")).toBe("match");
   });
 });
+
+describe("red-team findings of 2026-11-26", () => {
+  it.each([
+    ["hash -p /bin/rm cat; cat important.txt"],
+    ["hash -p /usr/bin/python3 cat; cat evil.py"],
+    ["test -v 'a[$(touch /tmp/pwned)]'"],
+    ["[ -v 'x[$(id)]' ]"],
+    ["git -C /tmp/evilrepo status"],
+    ["git --work-tree=/tmp status"],
+    ["git --git-dir=/tmp/x/.git log"],
+  ])("rates %s High at least: it runs code a read-only reading would not", (command) => {
+    expect(assessCommandRisk(command).riskLevel).toBeGreaterThanOrEqual(RiskLevel.High);
+  });
+
+  it.each([
+    ["git -C . push origin main"],
+    ["git --no-pager push origin"],
+    ["git --work-tree=. push x"],
+    ["git -c user.name=x push origin"],
+  ])("lets the deny rule 'git push *' see %s", (command) => {
+    expect(matchDenyPattern("git push *", command)).toBe("match");
+  });
+
+  it("keeps plain hash, test and git status low", () => {
+    expect(assessCommandRisk("hash -r").riskLevel).toBeLessThanOrEqual(RiskLevel.Low);
+    expect(assessCommandRisk("test -f a.txt").riskLevel).toBeLessThanOrEqual(RiskLevel.Low);
+    expect(assessCommandRisk("git status").riskLevel).toBeLessThanOrEqual(RiskLevel.Low);
+  });
+});

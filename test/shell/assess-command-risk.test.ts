@@ -15,7 +15,7 @@ const table: [string, string, RiskLevel][] = [
   ["read-only: git log", "git log --oneline -n 5", Low],
   ["read-only: git diff", "git diff HEAD~1", Low],
   ["read-only: git show", "git show HEAD", Low],
-  ["read-only: git with global options", "git -C sub --no-pager log", Low],
+  ["read-only: git with global options", "git --no-pager --no-optional-locks log", Low],
   ["read-only: git branch listing", "git branch -a", Low],
   ["read-only: grep", "grep -rn TODO src", Low],
   ["read-only: find without actions", "find . -name '*.ts' -type f", Low],
