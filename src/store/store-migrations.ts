@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from "kysely";
+import { createConsoleTables } from "./console-tables-migration.js";
 import {
   MIGRATION_LOCK_TABLE,
   MIGRATION_TABLE,
@@ -234,6 +235,7 @@ export function storeMigrations(target: MigrationTarget): Record<string, Migrati
     "2026_02_05_002_create_tool_executions_inflight": createInflight(target),
     "2026_11_25_001_create_tool_permissions": createToolPermissions(target),
     "2026_11_25_002_create_tool_calls": createToolCalls(target),
+    "2026_11_26_014_issue14_create_console_tables": createConsoleTables(target),
   };
 }
 

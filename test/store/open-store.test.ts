@@ -154,6 +154,7 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       "2026_02_05_002_create_tool_executions_inflight",
       "2026_11_25_001_create_tool_permissions",
       "2026_11_25_002_create_tool_calls",
+      "2026_11_26_014_issue14_create_console_tables",
     ]);
   });
 
@@ -379,6 +380,8 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       expect(tables.map((row) => row.name)).toEqual([
         "audit_b_kysely_migration",
         "audit_b_kysely_migration_lock",
+        "audit_b_pending_approvals",
+        "audit_b_running_executions",
         "audit_b_tool_calls",
         "audit_b_tool_executions",
         "audit_b_tool_permissions",
