@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { allToolCallFormats, type ToolCallFormat } from "../providers/index.js";
+import { consoleUsage, runConsoleCommand } from "./console-command.js";
 import { readRecordedResponse, runTurn } from "./run-turn.js";
 import { createSampleWorkspace } from "./sample-workspace.js";
 import { flagApprovalHandler, TerminalApprovalHandler } from "./terminal-approval-handler.js";
@@ -18,7 +19,8 @@ Usage:
           calls with the built-in tools, and prints the messages for the model and the
           audit rows.
 
-Options:
+${consoleUsage.replace("Usage:\n", "")}
+Options of turn:
   --workspace  The workspace the tools may touch (default: a fresh sample project).
   --db         Store URL: sqlite:<file>, sqlite::memory: or postgres://... (default:
                sqlite:<workspace>.aintern.db). Calls are idempotent by their call id: a
@@ -30,6 +32,7 @@ Options:
 
 /** The `aintern` command. Returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "console") return runConsoleCommand(argv.slice(1));
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
