@@ -30,7 +30,13 @@ export async function runConsoleCommand(
     err: process.stderr,
   },
 ): Promise<number> {
-  let values: { db?: string; listen?: string; operator?: string; "allow-remote"?: boolean; help?: boolean };
+  let values: {
+    db?: string;
+    listen?: string;
+    operator?: string;
+    "allow-remote"?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...argv],

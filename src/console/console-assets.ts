@@ -5,7 +5,7 @@ import { allRiskLevels, RiskLevelMetadata } from "../core/index.js";
  * live updates over server-sent events, merging new approval cards without disturbing the one
  * being edited, and the keyboard shortcuts of a focused card.
  */
-export const consoleScript = String.raw`(() => {
+export const consoleScript = `(() => {
   "use strict";
   const live = document.getElementById("live-status");
   const say = (text) => { if (live) live.textContent = text; };

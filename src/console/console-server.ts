@@ -187,7 +187,6 @@ export function createConsoleApp(config: ConsoleConfig): ConsoleApp {
           text: JSON.stringify(approval.request.parameters, null, 2),
           errors: ["Give a pattern to approve matching calls, or choose another way to approve."],
         }).value,
-        422,
       );
     }
     return answer(c, c.req.param("id"), decision);

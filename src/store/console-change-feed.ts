@@ -95,9 +95,13 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#last = undefined;
-    const client = this.#client;
-    this.#client = undefined;
-    client?.end().catch(() => undefined);
+    // The LISTEN connection stays open until close(): a waiter that comes next must not miss a
+    // NOTIFY sent while it would be connecting again.
+    if (this.#closed) {
+      const client = this.#client;
+      this.#client = undefined;
+      client?.end().catch(() => undefined);
+    }
   }
 
   async #connect(): Promise<void> {
@@ -117,7 +121,7 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
         this.#emit(message.payload === "executions" ? "executions" : "approvals");
       });
       await connection.query(`LISTEN "${listen.channel}"`);
-      if (this.#timer === undefined) {
+      if (this.#closed) {
         await client.end();
         return;
       }

@@ -3,7 +3,6 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const agentScript = fileURLToPath(new URL("./fixtures/agent.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
 
 /** What the agent process answered for one call. */
 export interface AgentAnswer {
@@ -21,8 +20,14 @@ export class AgentProcess {
   stderr = "";
 
   constructor(storeUrl: string, workspace: string, sessionId: string, schema?: string) {
-    const args = [agentScript, storeUrl, workspace, sessionId, ...(schema === undefined ? [] : [schema])];
-    this.child = spawn(tsx, args, {
+    const args = [
+      agentScript,
+      storeUrl,
+      workspace,
+      sessionId,
+      ...(schema === undefined ? [] : [schema]),
+    ];
+    this.child = spawn(process.execPath, args, {
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stderr.on("data", (chunk: Buffer) => {
