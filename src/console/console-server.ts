@@ -169,7 +169,7 @@ export function createConsoleApp(config: ConsoleConfig): ConsoleApp {
 
   app.post("/approvals/:id/approve", async (c) => {
     const form = await c.req.parseBody();
-    const scope = String(form.scope ?? "once");
+    const scope = c.req.query("scope") ?? String(form.scope ?? "once");
     const pattern = String(form.pattern ?? "").trim();
     const decision: PendingApprovalDecision =
       scope === "session"

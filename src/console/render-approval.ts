@@ -59,13 +59,13 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
   ${filePreview(a)}
   <details ${a.preview === undefined ? "open" : ""}><summary>Arguments</summary><pre>${JSON.stringify(r.parameters, null, 2)}</pre></details>
   <div class="actions">
-    <form method="post" action="/approvals/${a.id}/approve" hx-post="/approvals/${a.id}/approve" hx-target="#approval-${a.id}" hx-swap="outerHTML">
+    <form method="post" action="/approvals/${a.id}/approve" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
-      <button class="primary" name="scope" value="once" data-key="approve" aria-keyshortcuts="a">Approve once</button>
-      <button name="scope" value="session" data-key="session" aria-keyshortcuts="s">Approve for this session</button>
-      <button name="scope" value="tool">Always approve this tool</button>
+      ${approveButton(a.id, "once", "Approve once", html`class="primary" data-key="approve" aria-keyshortcuts="a"`)}
+      ${approveButton(a.id, "session", "Approve for this session", html`data-key="session" aria-keyshortcuts="s"`)}
+      ${approveButton(a.id, "tool", "Always approve this tool", html``)}
       <label>Pattern<input name="pattern" value="${suggestedPattern(r.parameters)}" aria-label="Pattern for remembered approval"></label>
-      <button name="scope" value="pattern">Approve matching pattern</button>
+      ${approveButton(a.id, "pattern", "Approve matching pattern", html``)}
     </form>
     <form method="post" action="/approvals/${a.id}/deny" hx-post="/approvals/${a.id}/deny" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
@@ -74,15 +74,24 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
     </form>
   </div>
   <details ${edit === undefined ? "" : "open"}><summary>Edit arguments</summary>
-    <form method="post" action="/approvals/${a.id}/edit" hx-post="/approvals/${a.id}/edit" hx-target="#approval-${a.id}" hx-swap="outerHTML">
+    <form method="post" action="/approvals/${a.id}/edit?action=check" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
       <label>Arguments (JSON)<textarea class="args" name="arguments" spellcheck="false">${edit?.text ?? JSON.stringify(r.parameters, null, 2)}</textarea></label>
       ${editResult(edit)}
-      <div class="actions"><button name="action" value="check">Check</button>
-      <button class="primary" name="action" value="approve">Approve with these arguments</button></div>
+      <div class="actions"><button formaction="/approvals/${a.id}/edit?action=check" hx-post="/approvals/${a.id}/edit?action=check">Check</button>
+      <button class="primary" formaction="/approvals/${a.id}/edit?action=approve" hx-post="/approvals/${a.id}/edit?action=approve">Approve with these arguments</button></div>
     </form>
   </details>
 </article>`;
+}
+
+/**
+ * One approve button: the scope travels in its own URL (htmx does not send which submit button
+ * was pressed), by `hx-post` with htmx and by `formaction` without it.
+ */
+function approveButton(id: string, scope: string, label: string, extra: Html): Html {
+  const url = `/approvals/${id}/approve?scope=${scope}`;
+  return html`<button formaction="${url}" hx-post="${url}" ${extra}>${label}</button>`;
 }
 
 function editResult(edit: EditOutcome | undefined): Html | string {

@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
+const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
 const agentScript = fileURLToPath(new URL("./fixtures/agent.ts", import.meta.url));
 
 /** What the agent process answered for one call. */
@@ -27,7 +28,9 @@ export class AgentProcess {
       sessionId,
       ...(schema === undefined ? [] : [schema]),
     ];
-    this.child = spawn(process.execPath, args, {
+    // Its own process group: tsx runs the script in a child, and kill -9 must reach both.
+    this.child = spawn(tsx, args, {
+      detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stderr.on("data", (chunk: Buffer) => {
@@ -62,7 +65,7 @@ export class AgentProcess {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once("exit", resolve));
     this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+    const timer = setTimeout(() => process.kill(-(this.child.pid ?? 0), "SIGKILL"), 5000);
     await exited;
     clearTimeout(timer);
   }
@@ -70,7 +73,7 @@ export class AgentProcess {
   /** kill -9. */
   async kill(): Promise<void> {
     const exited = new Promise((resolve) => this.child.once("exit", resolve));
-    this.child.kill("SIGKILL");
+    process.kill(-(this.child.pid ?? 0), "SIGKILL");
     await exited;
   }
 }
