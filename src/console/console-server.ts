@@ -148,6 +148,7 @@ export function createConsoleApp(config: ConsoleConfig): ConsoleApp {
   };
 
   app.get("/", (c) => c.redirect("/approvals", 303));
+  app.get("/favicon.ico", (c) => c.body(null, 204));
 
   app.get("/approvals", async (c) => {
     const pending = await store.approvals.list({ status: PendingApprovalStatus.Pending });
@@ -209,15 +210,10 @@ export function createConsoleApp(config: ConsoleConfig): ConsoleApp {
     const outcome = checkEdit(approval, text, validator, config.getTool);
     if (approval.status !== PendingApprovalStatus.Pending)
       return c.html(decidedCard(approval).value, 409);
-    if (
-      form.action !== "approve" ||
-      outcome.errors.length > 0 ||
-      outcome.parameters === undefined
-    ) {
-      return c.html(
-        approvalCard(approval, csrf, outcome).value,
-        outcome.errors.length > 0 ? 422 : 200,
-      );
+    const action = c.req.query("action") ?? form.action;
+    if (action !== "approve" || outcome.errors.length > 0 || outcome.parameters === undefined) {
+      // 200 even with errors: htmx swaps only successful responses, and the card must show them.
+      return c.html(approvalCard(approval, csrf, outcome).value);
     }
     return answer(c, approval.id, { approved: true, modifiedParameters: outcome.parameters });
   });

@@ -103,6 +103,8 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
         await tx
           .insertInto("pending_approvals")
           .values((eb) => ({ ...row, changed_seq: this.#nextSeq(eb) }))
+          // Another process may have asked about the same call meanwhile: its row stands.
+          .onConflict((conflict) => conflict.columns(["call_key", "arguments_hash"]).doNothing())
           .execute();
       } else if (existing.status === PendingApprovalStatus.Pending) {
         // The same call asked again (its process restarted): the row now names this asker.

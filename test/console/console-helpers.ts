@@ -2,7 +2,10 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
+const tsxPreflight = fileURLToPath(
+  new URL("../../node_modules/tsx/dist/preflight.cjs", import.meta.url),
+);
+const tsxLoader = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
 const agentScript = fileURLToPath(new URL("./fixtures/agent.ts", import.meta.url));
 
 /** What the agent process answered for one call. */
@@ -21,16 +24,19 @@ export class AgentProcess {
   stderr = "";
 
   constructor(storeUrl: string, workspace: string, sessionId: string, schema?: string) {
+    // One node process with tsx's hooks (what the tsx command starts), so kill -9 reaches it.
     const args = [
+      "--require",
+      tsxPreflight,
+      "--import",
+      tsxLoader,
       agentScript,
       storeUrl,
       workspace,
       sessionId,
       ...(schema === undefined ? [] : [schema]),
     ];
-    // Its own process group: tsx runs the script in a child, and kill -9 must reach both.
-    this.child = spawn(tsx, args, {
-      detached: true,
+    this.child = spawn(process.execPath, args, {
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stderr.on("data", (chunk: Buffer) => {
@@ -65,7 +71,7 @@ export class AgentProcess {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once("exit", resolve));
     this.child.stdin.end();
-    const timer = setTimeout(() => process.kill(-(this.child.pid ?? 0), "SIGKILL"), 5000);
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
     await exited;
     clearTimeout(timer);
   }
@@ -73,7 +79,7 @@ export class AgentProcess {
   /** kill -9. */
   async kill(): Promise<void> {
     const exited = new Promise((resolve) => this.child.once("exit", resolve));
-    process.kill(-(this.child.pid ?? 0), "SIGKILL");
+    this.child.kill("SIGKILL");
     await exited;
   }
 }
