@@ -244,7 +244,7 @@ describe("the console in a browser, with an agent in another process", () => {
     await row.waitFor();
     await page.screenshot({ path: join(docs, "console-permissions.png"), fullPage: true });
     await row.getByRole("button", { name: /Revoke/ }).click();
-    await page.waitForURL(/\/permissions$/);
+    await page.getByText("No remembered permission.").waitFor();
     expect(await page.locator("tbody tr", { hasText: "append-line" }).count()).toBe(0);
     expect(await store.permissions.list({ toolId: "append-line" })).toEqual([]);
   });
@@ -264,7 +264,7 @@ describe("the console in a browser, with an agent in another process", () => {
     const again = await agent.call("call-session-2", "append-line", { line: "hello" });
     expect(again.status).toBe("Completed");
     expect(await store.approvals.list({ callKey: "call-session-2" })).toEqual([]);
-    expect(runs()).toEqual(["hello", "hello"]);
+    expect(runs().filter((line) => line === "hello")).toEqual(["hello", "hello"]);
   });
 
   it("filters the history and exports it", async () => {
