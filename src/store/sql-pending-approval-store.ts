@@ -6,8 +6,8 @@ import type {
   PendingApprovalDecision,
   PendingApprovalFilter,
   PendingApprovalStore,
+  PendingApprovalStatus as Status,
 } from "../console/index.js";
-import { isPendingApprovalStatus, PendingApprovalStatus } from "../console/index.js";
 import { isRiskLevel, RiskLevel, timeOrderedUuid } from "../core/index.js";
 import type { CallOwnership } from "./call-ownership.js";
 import type { StoreChangeFeed } from "./console-change-feed.js";
@@ -274,6 +274,18 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
       a.owner !== undefined && gone.has(a.owner) ? { ...a, waiterGone: true } : a,
     );
   }
+}
+
+// Values, not an import: the store must not load the console (its server and libraries).
+const PendingApprovalStatus = {
+  Pending: "pending",
+  Approved: "approved",
+  Denied: "denied",
+  Expired: "expired",
+} as const satisfies Record<string, Status>;
+
+function isPendingApprovalStatus(value: string): value is Status {
+  return (Object.values(PendingApprovalStatus) as string[]).includes(value);
 }
 
 function fromRow(row: PendingApprovalsTable): PendingApproval {
