@@ -3,7 +3,7 @@ import type { RunningExecutionStore } from "./pending-approval.js";
 
 /** Options of {@link reportExecutions}. */
 export interface ReportExecutionsOptions {
-  /** The session shown beside each execution. */
+  /** The session shown beside an execution whose event names none. */
   readonly sessionId?: string;
   /** At most one progress write per execution per this many ms (default 200). */
   readonly progressIntervalMs?: number;
@@ -51,7 +51,10 @@ export function reportExecutions(
           toolId: event.toolId,
           toolName: event.toolName,
           startedAt: event.startedAt,
-          ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+          ...(event.callId === undefined ? {} : { callId: event.callId }),
+          ...((event.sessionId ?? options.sessionId) === undefined
+            ? {}
+            : { sessionId: event.sessionId ?? options.sessionId }),
         }),
       );
     }),

@@ -86,7 +86,9 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-describe("the console in a browser, with an agent in another process", () => {
+// A generous timeout per test: each one waits on another process and a browser, and the machine
+// is shared; no test asserts a duration.
+describe("the console in a browser, with an agent in another process", { timeout: 60_000 }, () => {
   it("refuses a request without the token, and a state change without the CSRF token or from another origin", async () => {
     const bare = await fetch(`${consoleServer.url}/approvals`);
     expect(bare.status).toBe(401);
