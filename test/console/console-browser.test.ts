@@ -19,7 +19,9 @@ import { AgentProcess, eventually, processAlive } from "./console-helpers.js";
 const folder = mkdtempSync(join(tmpdir(), "aintern-console-browser-"));
 const workspace = join(folder, "workspace");
 const storeUrl = `sqlite:${join(folder, "aintern.db")}`;
-const docs = join(import.meta.dirname, "../../docs");
+// AINTERN_SCREENSHOTS=1 refreshes the screenshots in docs/; other runs leave docs/ untouched.
+const docs =
+  process.env.AINTERN_SCREENSHOTS === "1" ? join(import.meta.dirname, "../../docs") : folder;
 let store: Store;
 let agent: AgentProcess;
 let consoleServer: RunningConsole;
