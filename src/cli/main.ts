@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { allToolCallFormats, type ToolCallFormat } from "../providers/index.js";
 import { runAuditCommand } from "./audit-command.js";
+import { consoleUsage, runConsoleCommand } from "./console-command.js";
 import { runDoctorCommand } from "./doctor-command.js";
 import { runMcpCommand } from "./mcp-command.js";
 import { runPermissionsCommand } from "./permissions-command.js";
@@ -36,7 +37,8 @@ Usage:
           calls with the built-in tools, and prints the messages for the model and the
           audit rows.
 
-Options:
+${consoleUsage.replace("Usage:\n", "")}
+Options of turn:
   --workspace  The workspace the tools may touch (default: a fresh sample project).
   --db         Store URL: sqlite:<file>, sqlite::memory: or postgres://... (default:
                sqlite:<workspace>.aintern.db). Calls are idempotent by their call id: a
@@ -113,6 +115,7 @@ const subcommands = new Map<string, (argv: readonly string[]) => Promise<number>
   ["permissions", runPermissionsCommand],
   ["tools", runToolsCommand],
   ["doctor", runDoctorCommand],
+  ["console", runConsoleCommand],
 ]);
 
 function parse(argv: readonly string[]) {

@@ -1,7 +1,16 @@
 import type { Kysely } from "kysely";
 import type { AuditLogBase } from "./audit-log-base.js";
 import type { CallOwnership } from "./call-ownership.js";
+import {
+  consoleChannel,
+  type ListenConnection,
+  POSTGRES_CHANGE_POLL_MS,
+  SQLITE_CHANGE_POLL_MS,
+  StoreChangeFeed,
+} from "./console-change-feed.js";
+import { SqlPendingApprovalStore } from "./sql-pending-approval-store.js";
 import { SqlPermissionStore } from "./sql-permission-store.js";
+import { SqlRunningExecutionStore } from "./sql-running-execution-store.js";
 import { SqlToolCallStore } from "./sql-tool-call-store.js";
 import type { Store, StoreDialect } from "./store.js";
 import type { StoreState } from "./store-state.js";
@@ -15,6 +24,11 @@ export interface StoreAssembly {
   readonly state: StoreState;
   readonly audit: AuditLogBase;
   readonly ownership: CallOwnership;
+  /**
+   * PostgreSQL: takes a connection of its own for LISTEN (the console's change feed, issue 14);
+   * SQLite has none and polls.
+   */
+  readonly listen?: () => Promise<ListenConnection>;
   /** Releases what the opener acquired (connections, the lease); runs after the parts close. */
   readonly shutdown: () => Promise<void>;
 }
@@ -32,7 +46,27 @@ export async function assembleStore(assembly: StoreAssembly): Promise<Store> {
     calls.close();
     throw error;
   }
-  return new OpenStore(assembly, new SqlPermissionStore(tables, dialect, state), calls);
+  // The console's tables (issue 14): other processes' changes arrive by NOTIFY or by poll.
+  const channel = dialect === "postgres" ? consoleChannel(assembly.schema) : undefined;
+  const feed = new StoreChangeFeed(tables, {
+    pollMs: dialect === "postgres" ? POSTGRES_CHANGE_POLL_MS : SQLITE_CHANGE_POLL_MS,
+    ...(channel === undefined || assembly.listen === undefined
+      ? {}
+      : { listen: { connect: assembly.listen, channel } }),
+  });
+  const parts = {
+    db: tables,
+    dialect,
+    state,
+    ownership,
+    feed,
+    ...(channel === undefined ? {} : { channel }),
+  };
+  return new OpenStore(assembly, new SqlPermissionStore(tables, dialect, state), calls, {
+    approvals: new SqlPendingApprovalStore(parts),
+    executions: new SqlRunningExecutionStore(parts),
+    feed,
+  });
 }
 
 class OpenStore implements Store {
@@ -41,17 +75,32 @@ class OpenStore implements Store {
   readonly audit: AuditLogBase;
   readonly permissions: SqlPermissionStore;
   readonly calls: SqlToolCallStore;
+  readonly approvals: SqlPendingApprovalStore;
+  readonly executions: SqlRunningExecutionStore;
+  readonly #feed: StoreChangeFeed;
   readonly #state: StoreState;
   readonly #shutdown: () => Promise<void>;
   #closing: Promise<void> | undefined;
 
-  constructor(assembly: StoreAssembly, permissions: SqlPermissionStore, calls: SqlToolCallStore) {
+  constructor(
+    assembly: StoreAssembly,
+    permissions: SqlPermissionStore,
+    calls: SqlToolCallStore,
+    consoleParts: {
+      approvals: SqlPendingApprovalStore;
+      executions: SqlRunningExecutionStore;
+      feed: StoreChangeFeed;
+    },
+  ) {
     this.dialect = assembly.dialect;
     this.schema = assembly.schema;
     this.#state = assembly.state;
     this.audit = assembly.audit;
     this.permissions = permissions;
     this.calls = calls;
+    this.approvals = consoleParts.approvals;
+    this.executions = consoleParts.executions;
+    this.#feed = consoleParts.feed;
     this.#shutdown = assembly.shutdown;
   }
 
@@ -66,6 +115,7 @@ class OpenStore implements Store {
 
   async #close(): Promise<void> {
     this.#state.markClosed();
+    await this.#feed.close();
     this.calls.close();
     try {
       await this.audit.close();

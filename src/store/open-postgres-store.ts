@@ -146,6 +146,15 @@ async function openWithPool(
       state,
       audit,
       ownership: postgresCallOwnership(kysely, lease),
+      listen: async () => {
+        const client = await pool.connect();
+        return {
+          on: (event, listener) => client.on(event, listener as never),
+          query: (text) => client.query(text),
+          // A LISTENing connection is not handed to others: it is closed, not reused.
+          end: async () => client.release(true),
+        };
+      },
       shutdown: async () => {
         await kysely.destroy();
         await held.release();

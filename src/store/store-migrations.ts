@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, sql } from "kysely";
 import { AUDIT_DECISION_COLUMNS } from "./audit-row.js";
+import { createConsoleTables } from "./console-tables-migration.js";
 import {
   MIGRATION_LOCK_TABLE,
   MIGRATION_TABLE,
@@ -353,6 +354,7 @@ export function storeMigrations(target: MigrationTarget): Record<string, Migrati
     "2026_11_25_002_create_tool_calls": createToolCalls(target),
     "2026_11_26_issue11_001_key_tool_calls_by_session": keyToolCallsBySession(target),
     "2026_11_26_issue11_002_add_tool_executions_decision_columns": addDecisionColumns(target),
+    "2026_11_26_issue14_001_create_console_tables": createConsoleTables(target),
   };
 }
 

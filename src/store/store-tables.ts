@@ -65,9 +65,53 @@ export interface ToolCallsTable {
   seq: Generated<number | string>;
 }
 
+/** `pending_approvals`: one call waiting for (or answered by) a person in the console. */
+export interface PendingApprovalsTable {
+  id: string;
+  call_key: string;
+  request_id: string;
+  arguments_hash: string;
+  session_id: string | null;
+  tool_id: string;
+  risk_level: number;
+  /** The request, details and preview as JSON text. */
+  request_json: string;
+  status: string;
+  decision_json: string | null;
+  decided_by: string | null;
+  decided_at: Date | string | null;
+  created_at: Date | string;
+  expires_at: Date | string;
+  applied_at: Date | string | null;
+  owner: string | null;
+  /** Raised on every change: what SQLite waiters poll (indexed). */
+  changed_seq: number | string;
+}
+
+/** `running_executions`: an execution in flight in some process, for the console. */
+export interface RunningExecutionsTable {
+  execution_id: string;
+  tool_id: string;
+  tool_name: string;
+  session_id: string | null;
+  call_id: string | null;
+  owner: string;
+  started_at: Date | string;
+  updated_at: Date | string;
+  percent: number | null;
+  message: string | null;
+  cancel_requested_at: Date | string | null;
+  cancel_requested_by: string | null;
+  /** Set when it ended; ended rows are kept briefly so that pollers see the change. */
+  finished_at: Date | string | null;
+  changed_seq: number | string;
+}
+
 /** The store's tables under their logical names (see `table-names.ts` for the physical ones). */
 export interface StoreTables {
   tool_executions: ToolExecutionsTable;
   tool_permissions: ToolPermissionsTable;
   tool_calls: ToolCallsTable;
+  pending_approvals: PendingApprovalsTable;
+  running_executions: RunningExecutionsTable;
 }

@@ -1,5 +1,6 @@
 import type { PermissionStore } from "../approval/index.js";
 import type { ToolCallStore } from "../calls/index.js";
+import type { PendingApprovalStore, RunningExecutionStore } from "../console/index.js";
 import type { AuditLog } from "../execution/audit-log.js";
 
 /** The databases a store runs on. */
@@ -29,6 +30,14 @@ export interface Store {
    * interrupted on the next open; those of live stores on the same database are left alone.
    */
   readonly calls: ToolCallStore;
+  /**
+   * Calls waiting for a person in the console (`pending_approvals`, issue 14): pass it to a
+   * `ConsoleApprovalHandler`; the console lists and decides them. Every process on the same
+   * database sees the same rows.
+   */
+  readonly approvals: PendingApprovalStore;
+  /** Executions in flight with their progress and cancel requests, for the console (issue 14). */
+  readonly executions: RunningExecutionStore;
   /** Whether `close()` has been called. */
   readonly closed: boolean;
   /**

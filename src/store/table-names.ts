@@ -27,6 +27,12 @@ export const TOOL_PERMISSIONS_TABLE = "tool_permissions";
 /** The lifecycle record of each tool call, keyed by the provider's call id (approvals issue). */
 export const TOOL_CALLS_TABLE = "tool_calls";
 
+/** Calls waiting for a person in the console (issue 14), keyed by call and argument hash. */
+export const PENDING_APPROVALS_TABLE = "pending_approvals";
+
+/** Executions in flight, with their progress and cancel requests, for the console (issue 14). */
+export const RUNNING_EXECUTIONS_TABLE = "running_executions";
+
 /** Kysely's migration bookkeeping tables, kept beside the store's own. */
 export const MIGRATION_TABLE = "kysely_migration";
 /** Kysely's migration lock table. */
@@ -38,6 +44,8 @@ export const STORE_TABLES: readonly string[] = Object.freeze([
   TOOL_EXECUTIONS_INFLIGHT_TABLE,
   TOOL_PERMISSIONS_TABLE,
   TOOL_CALLS_TABLE,
+  PENDING_APPROVALS_TABLE,
+  RUNNING_EXECUTIONS_TABLE,
 ]);
 
 /** The five indexed columns of the audit table, with the order the spec gives each index. */

@@ -156,6 +156,7 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       "2026_11_25_002_create_tool_calls",
       "2026_11_26_issue11_001_key_tool_calls_by_session",
       "2026_11_26_issue11_002_add_tool_executions_decision_columns",
+      "2026_11_26_issue14_001_create_console_tables",
     ]);
   });
 
@@ -391,6 +392,8 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       expect(tables.map((row) => row.name)).toEqual([
         "audit_b_kysely_migration",
         "audit_b_kysely_migration_lock",
+        "audit_b_pending_approvals",
+        "audit_b_running_executions",
         "audit_b_tool_calls",
         "audit_b_tool_executions",
         "audit_b_tool_permissions",

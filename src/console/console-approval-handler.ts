@@ -1,0 +1,265 @@
+import { open } from "node:fs/promises";
+import { isAbsolute, relative, resolve } from "node:path";
+import {
+  ApprovalDecision,
+  type ApprovalHandler,
+  type ApprovalPromptDetails,
+  hashToolCallArguments,
+  type ToolCallRequest,
+} from "../calls/index.js";
+import type { JsonObject } from "../core/index.js";
+import type { Tool } from "../tools/index.js";
+import {
+  type FileWritePreview,
+  type PendingApproval,
+  PendingApprovalStatus,
+  type PendingApprovalStore,
+} from "./pending-approval.js";
+
+/** Default time a call waits for the console before it is denied as timed out: 10 minutes. */
+export const DEFAULT_CONSOLE_APPROVAL_TIMEOUT_MS = 600_000;
+
+/** The most of a file the console's diff shows (larger files are described, not diffed). */
+const MAX_PREVIEW_BYTES = 256 * 1024;
+
+/** Construction options of a {@link ConsoleApprovalHandler}. */
+export interface ConsoleApprovalHandlerConfig {
+  /** Where pending approvals are recorded: `store.approvals` of `openStore`. */
+  readonly approvals: PendingApprovalStore;
+  /**
+   * How long a call waits before it is denied as timed out (default 10 minutes). Give the
+   * processor an `approvalTimeoutMs` at least as long: it stops waiting at whichever comes first.
+   */
+  readonly timeoutMs?: number;
+  /** The session the calls belong to (shown and filtered on in the console). */
+  readonly sessionId?: string;
+  /** Looks a tool up for the console: its input schema (to check edits) and category. */
+  readonly getTool?: (toolId: string) => Tool | undefined;
+  /** The workspace, to show a file-write's diff against the file as it is. */
+  readonly workspacePath?: string;
+}
+
+/**
+ * An {@link ApprovalHandler} that hands approvals to the web console (`aintern console`), in
+ * this process or any other on the same store: it records the pending approval as a row and
+ * waits for a person's decision, learned within 250 ms of it being given. After `timeoutMs`
+ * the row expires and the call is denied as timed out; when the processor gives up (its own
+ * timeout, or the batch is cancelled) the row expires too.
+ *
+ * Across restarts: the row is keyed by the call (the provider's call id) and the hash of its
+ * arguments, so a process that was killed while waiting, and is given the same call again,
+ * finds the decision made meanwhile and applies it once (a decision is claimed by exactly one
+ * asker), or is refused when the approval expired.
+ *
+ * @example
+ * ```ts
+ * const store = await openStore("sqlite:./.aintern/aintern.db");
+ * const processor = new ToolCallProcessor({
+ *   executor,
+ *   store: store.calls,
+ *   approvalHandler: new ConsoleApprovalHandler({ approvals: store.approvals }),
+ *   approvalTimeoutMs: DEFAULT_CONSOLE_APPROVAL_TIMEOUT_MS,
+ * });
+ * ```
+ */
+export class ConsoleApprovalHandler implements ApprovalHandler {
+  readonly #config: ConsoleApprovalHandlerConfig;
+  readonly #timeoutMs: number;
+
+  constructor(config: ConsoleApprovalHandlerConfig) {
+    this.#config = config;
+    const timeoutMs = config.timeoutMs ?? DEFAULT_CONSOLE_APPROVAL_TIMEOUT_MS;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new RangeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+    }
+    this.#timeoutMs = timeoutMs;
+  }
+
+  async requestApproval(
+    request: ToolCallRequest,
+    signal: AbortSignal,
+    details?: ApprovalPromptDetails,
+  ): Promise<ApprovalDecision> {
+    const tool = safeTool(this.#config.getTool, request.toolId);
+    const preview = await this.#preview(request, tool);
+    const approval = await this.#config.approvals.open({
+      callKey:
+        request.providerCallId !== undefined && !request.callIdSynthesized
+          ? request.providerCallId
+          : request.id,
+      requestId: request.id,
+      argumentsHash: hashToolCallArguments(request.parameters),
+      ...(this.#config.sessionId === undefined ? {} : { sessionId: this.#config.sessionId }),
+      request: {
+        id: request.id,
+        ...(request.providerCallId === undefined ? {} : { providerCallId: request.providerCallId }),
+        toolId: request.toolId,
+        toolName: request.toolName === "" ? request.toolId : request.toolName,
+        parameters: request.parameters,
+        riskLevel: request.riskLevel,
+        executionSummary: request.executionSummary,
+        warnings: request.warnings ?? [],
+        requestedAt: request.requestedAt,
+        ...(tool === undefined ? {} : { inputSchema: tool.inputSchema as unknown as JsonObject }),
+        ...(tool === undefined ? {} : { category: String(tool.category) }),
+      },
+      details: {
+        reason: details?.reason ?? "This call needs approval",
+        round: details?.round ?? 1,
+        ...(details?.warning === undefined ? {} : { warning: details.warning }),
+        ...(details?.previousProblem === undefined
+          ? {}
+          : { previousProblem: details.previousProblem }),
+      },
+      ...(preview === undefined ? {} : { preview }),
+      expiresAt: new Date(Date.now() + this.#timeoutMs),
+    });
+    return this.#awaitDecision(approval, request, signal);
+  }
+
+  async #awaitDecision(
+    opened: PendingApproval,
+    request: ToolCallRequest,
+    signal: AbortSignal,
+  ): Promise<ApprovalDecision> {
+    const approvals = this.#config.approvals;
+    let approval: PendingApproval | undefined = opened;
+    while (approval !== undefined && approval.status === PendingApprovalStatus.Pending) {
+      const remainingMs = approval.expiresAt.getTime() - Date.now();
+      if (signal.aborted) {
+        await approvals.expire(approval.id).catch(() => undefined);
+        return ApprovalDecision.cancelled().bindTo(request);
+      }
+      if (remainingMs <= 0) {
+        await approvals.expire(approval.id);
+      } else {
+        await changeOrTimeout(approvals, remainingMs, signal);
+      }
+      approval = await approvals.get(opened.id);
+    }
+    if (approval === undefined || approval.status === PendingApprovalStatus.Expired) {
+      return ApprovalDecision.timeout().bindTo(request);
+    }
+    return this.#apply(approval, request);
+  }
+
+  /** The decision of a decided row, taken once: a second asker of the same row is refused. */
+  async #apply(approval: PendingApproval, request: ToolCallRequest): Promise<ApprovalDecision> {
+    if (!(await this.#config.approvals.claim(approval.id))) {
+      return ApprovalDecision.deny(
+        "This approval was already used by another run of the same call; it is not applied twice.",
+      ).bindTo(request);
+    }
+    const decision = approval.decision;
+    const timing = {
+      ...(approval.decidedAt === undefined ? {} : { decidedAt: approval.decidedAt }),
+      decisionDurationMs: decision?.decisionDurationMs ?? 0,
+    };
+    if (approval.status !== PendingApprovalStatus.Approved || decision?.approved !== true) {
+      const reason = decision?.reason?.trim();
+      return ApprovalDecision.deny(
+        reason === undefined || reason === "" ? "Denied in the console" : reason,
+        timing,
+      ).bindTo(request);
+    }
+    return new ApprovalDecision({
+      approved: true,
+      ...timing,
+      ...(decision.modifiedParameters === undefined
+        ? {}
+        : { modifiedParameters: decision.modifiedParameters }),
+      rememberForSession: decision.rememberForSession ?? false,
+      rememberForTool: decision.rememberForTool ?? false,
+      ...(decision.rememberPattern === undefined
+        ? {}
+        : { rememberPattern: decision.rememberPattern }),
+    }).bindTo(request);
+  }
+
+  /** For a call that writes a file's whole content: the file as it is now, for the diff. */
+  async #preview(
+    request: ToolCallRequest,
+    tool: Tool | undefined,
+  ): Promise<FileWritePreview | undefined> {
+    const { path, content } = request.parameters;
+    if (typeof path !== "string" || typeof content !== "string") return undefined;
+    if (tool !== undefined && String(tool.category) !== "FileSystem") return undefined;
+    const workspace = this.#config.workspacePath;
+    if (workspace === undefined) {
+      return {
+        kind: "file-write",
+        path,
+        before: null,
+        beforeNote: "no workspace known",
+        after: content,
+      };
+    }
+    const absolute = resolve(workspace, path);
+    const rel = relative(resolve(workspace), absolute);
+    if (rel.startsWith("..") || isAbsolute(rel)) {
+      return {
+        kind: "file-write",
+        path,
+        before: null,
+        beforeNote: "outside the workspace",
+        after: content,
+      };
+    }
+    return { kind: "file-write", path, ...(await readForDiff(absolute)), after: content };
+  }
+}
+
+async function readForDiff(
+  absolute: string,
+): Promise<{ before: string | null; beforeNote?: string }> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(absolute, "r");
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { before: null, beforeNote: "not a regular file" };
+    if (stat.size > MAX_PREVIEW_BYTES) {
+      return {
+        before: null,
+        beforeNote: `the current file is ${stat.size} bytes, too big to diff`,
+      };
+    }
+    const buffer = Buffer.alloc(stat.size);
+    await handle.read(buffer, 0, stat.size, 0);
+    if (buffer.includes(0)) return { before: null, beforeNote: "the current file is binary" };
+    return { before: buffer.toString("utf8") };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? { before: null } : { before: null, beforeNote: "could not be read" };
+  } finally {
+    await handle?.close();
+  }
+}
+
+function safeTool(getTool: ((id: string) => Tool | undefined) | undefined, id: string) {
+  try {
+    return getTool?.(id);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves on the next change to the approvals, after `ms`, or when `signal` aborts. */
+function changeOrTimeout(
+  approvals: PendingApprovalStore,
+  ms: number,
+  signal: AbortSignal,
+): Promise<void> {
+  return new Promise((done) => {
+    const finish = (): void => {
+      clearTimeout(timer);
+      stop();
+      signal.removeEventListener("abort", finish);
+      done();
+    };
+    const timer = setTimeout(finish, Math.min(ms, 2 ** 31 - 1));
+    const stop = approvals.watch((change) => {
+      if (change === "approvals") finish();
+    });
+    signal.addEventListener("abort", finish, { once: true });
+  });
+}

@@ -1,0 +1,54 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** The cookie that carries the access token after the first visit. */
+export const TOKEN_COOKIE = "aintern_console";
+
+/** A new access token: 32 random bytes, base64url. */
+export function newAccessToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** The CSRF token of a console: derived from its access token, so it needs no session state. */
+export function csrfTokenFor(accessToken: string): string {
+  return createHmac("sha256", accessToken).update("aintern-console-csrf").digest("base64url");
+}
+
+/** Compares secrets in constant time. */
+export function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The value of cookie `name` in a `Cookie` header. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * The Content-Security-Policy of every page: scripts and styles only from the console itself
+ * (no inline script, no inline style, no eval), no framing, forms only to itself.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+/** Whether `host` (a listen address) is a loopback address. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}

@@ -1,0 +1,168 @@
+import { createTwoFilesPatch } from "diff";
+import { html as diffToHtml } from "diff2html";
+import { RiskLevelMetadata } from "../core/index.js";
+import { parseCommand } from "../shell/index.js";
+import { type Html, html, trustedHtml } from "./html.js";
+import { type PendingApproval, PendingApprovalStatus } from "./pending-approval.js";
+
+/** What the card shows after an edit was checked. */
+export interface EditOutcome {
+  readonly text: string;
+  readonly errors: readonly string[];
+  /** The risk of the edited call, when it could be assessed here. */
+  readonly riskName?: string;
+  readonly riskNote?: string;
+}
+
+/** The risk badge, in the spec's colour for the level. */
+export function riskBadge(level: number): Html {
+  const info = RiskLevelMetadata.getInfo(level as never);
+  return html`<span class="badge risk-${level}" title="${info.description}">${info.displayName}</span>`;
+}
+
+/**
+ * The remember pattern offered for a call, editable in the card: `npm *` for a command's first
+ * word, `src/**` for a path's folder, else nothing.
+ */
+export function suggestedPattern(parameters: Readonly<Record<string, unknown>>): string {
+  const command = parameters.command;
+  if (typeof command === "string") {
+    const parsed = parseCommand(command);
+    const first = parsed.ok ? parsed.segments[0]?.[0] : command.trim().split(/\s+/)[0];
+    return first === undefined || first === "" ? "" : `${first} *`;
+  }
+  const path = parameters.path;
+  if (typeof path === "string" && path !== "") {
+    const slash = path.lastIndexOf("/");
+    return slash <= 0 ? "*" : `${path.slice(0, slash)}/**`;
+  }
+  return "";
+}
+
+/** One pending approval as a card with its actions. */
+export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcome): Html {
+  const r = a.request;
+  if (a.status !== PendingApprovalStatus.Pending) return decidedCard(a);
+  const title = `${r.toolName} (${r.toolId})`;
+  return html`<article class="card risk-border-${a.riskLevel}" id="approval-${a.id}" tabindex="0"
+    data-version="${a.requestId}" aria-labelledby="title-${a.id}" aria-describedby="summary-${a.id}">
+  <header><h3 id="title-${a.id}">${title}</h3>${riskBadge(a.riskLevel)}
+    ${a.details.round > 1 ? html`<span class="badge">asked again (round ${a.details.round})</span>` : ""}</header>
+  <p class="summary" id="summary-${a.id}">${r.executionSummary === "" ? `Run ${r.toolId}` : r.executionSummary}</p>
+  <p class="meta">Why asked: ${a.details.reason}${a.sessionId === undefined ? "" : html` · session <code>${a.sessionId}</code>`}
+    · call <code>${a.callKey}</code> · expires ${a.expiresAt.toISOString()}</p>
+  ${a.waiterGone === true ? html`<p class="problem">The process that asked is not running; the decision is applied when it asks again.</p>` : ""}
+  ${a.details.warning === undefined ? "" : html`<div class="warning" role="alert">⚠ ${a.details.warning}</div>`}
+  ${a.details.previousProblem === undefined ? "" : html`<div class="problem">${a.details.previousProblem}</div>`}
+  ${r.warnings.map((w) => html`<p class="problem">${w}</p>`)}
+  ${commandSegments(r.parameters.command)}
+  ${filePreview(a)}
+  <details ${a.preview === undefined ? "open" : ""}><summary>Arguments</summary><pre>${JSON.stringify(r.parameters, null, 2)}</pre></details>
+  <div class="actions">
+    <form method="post" action="/approvals/${a.id}/approve" hx-target="#approval-${a.id}" hx-swap="outerHTML">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      ${approveButton(a.id, "once", "Approve once", html`class="primary" data-key="approve" aria-keyshortcuts="a"`)}
+      ${approveButton(a.id, "session", "Approve for this session", html`data-key="session" aria-keyshortcuts="s"`)}
+      ${approveButton(a.id, "tool", "Always approve this tool", html``)}
+      <label>Pattern<input name="pattern" value="${suggestedPattern(r.parameters)}" aria-label="Pattern for remembered approval"></label>
+      ${approveButton(a.id, "pattern", "Approve matching pattern", html``)}
+    </form>
+    <form method="post" action="/approvals/${a.id}/deny" hx-post="/approvals/${a.id}/deny" hx-target="#approval-${a.id}" hx-swap="outerHTML">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <label>Reason for the model<textarea name="reason" rows="2" aria-keyshortcuts="d"></textarea></label>
+      <button class="danger">Deny</button>
+    </form>
+  </div>
+  <details ${edit === undefined ? "" : "open"}><summary>Edit arguments</summary>
+    <form method="post" action="/approvals/${a.id}/edit?action=check" hx-target="#approval-${a.id}" hx-swap="outerHTML">
+      <input type="hidden" name="_csrf" value="${csrf}">
+      <label>Arguments (JSON)<textarea class="args" name="arguments" spellcheck="false">${edit?.text ?? JSON.stringify(r.parameters, null, 2)}</textarea></label>
+      ${editResult(edit)}
+      <div class="actions"><button formaction="/approvals/${a.id}/edit?action=check" hx-post="/approvals/${a.id}/edit?action=check">Check</button>
+      <button class="primary" formaction="/approvals/${a.id}/edit?action=approve" hx-post="/approvals/${a.id}/edit?action=approve">Approve with these arguments</button></div>
+    </form>
+  </details>
+</article>`;
+}
+
+/**
+ * One approve button: the scope travels in its own URL (htmx does not send which submit button
+ * was pressed), by `hx-post` with htmx and by `formaction` without it.
+ */
+function approveButton(id: string, scope: string, label: string, extra: Html): Html {
+  const url = `/approvals/${id}/approve?scope=${scope}`;
+  return html`<button formaction="${url}" hx-post="${url}" ${extra}>${label}</button>`;
+}
+
+function editResult(edit: EditOutcome | undefined): Html | string {
+  if (edit === undefined) return "";
+  const risk =
+    edit.riskName === undefined
+      ? html`<p class="meta">${edit.riskNote ?? ""}</p>`
+      : html`<p class="meta">Risk after the edit: <strong>${edit.riskName}</strong>${edit.riskNote === undefined ? "" : ` (${edit.riskNote})`}</p>`;
+  if (edit.errors.length === 0)
+    return html`<div class="ok" role="status">The edited arguments are valid.</div>${risk}`;
+  return html`<ul class="errors" role="alert" aria-label="Problems with the edited arguments">${edit.errors.map((e) => html`<li>${e}</li>`)}</ul>${risk}`;
+}
+
+/** A decided card: what was decided, by whom. */
+export function decidedCard(a: PendingApproval, problem?: string): Html {
+  const d = a.decision;
+  const scope =
+    d?.rememberPattern !== undefined
+      ? `remembered for pattern ${d.rememberPattern}`
+      : d?.rememberForTool === true
+        ? "always for this tool"
+        : d?.rememberForSession === true
+          ? "for this session"
+          : "once";
+  const what =
+    a.status === PendingApprovalStatus.Approved
+      ? `Approved ${scope}${d?.modifiedParameters === undefined ? "" : " with edited arguments"}`
+      : a.status === PendingApprovalStatus.Denied
+        ? `Denied: ${d?.reason ?? ""}`
+        : "Expired (denied as timed out)";
+  return html`<article class="card decided" id="approval-${a.id}" tabindex="0" data-version="${a.status}">
+  <header><h3>${a.request.toolName} (${a.request.toolId})</h3>${riskBadge(a.riskLevel)}</header>
+  ${problem === undefined ? "" : html`<p class="problem" role="alert">${problem}</p>`}
+  <p role="status">${what}${a.decidedBy === undefined ? "" : ` by ${a.decidedBy}`}${a.decidedAt === undefined ? "" : ` at ${a.decidedAt.toISOString()}`}.</p>
+  <p class="meta"><a href="/calls/${encodeURIComponent(a.callKey)}">The call's story</a></p>
+</article>`;
+}
+
+function commandSegments(command: unknown): Html | string {
+  if (typeof command !== "string") return "";
+  const parsed = parseCommand(command);
+  if (!parsed.ok)
+    return html`<div class="problem">The command does not parse: ${parsed.error}</div>`;
+  const flags = [
+    parsed.hasSubstitution ? "command substitution" : "",
+    parsed.hasExpansion ? "variable expansion" : "",
+    parsed.hasRedirection ? "redirection" : "",
+    parsed.hasSubshell ? "subshell" : "",
+    parsed.hasBackground ? "background job" : "",
+  ].filter((f) => f !== "");
+  return html`<div><p class="meta">The command runs ${parsed.segments.length} program${parsed.segments.length === 1 ? "" : "s"}${flags.length === 0 ? "" : `; it uses ${flags.join(", ")}`}:</p>
+  <ol class="segments">${parsed.segments.map((s) => html`<li><code>${s.join(" ")}</code></li>`)}</ol></div>`;
+}
+
+function filePreview(a: PendingApproval): Html | string {
+  const p = a.preview;
+  if (p === undefined) return "";
+  const patch = createTwoFilesPatch(
+    p.before === null ? "/dev/null" : `a/${p.path}`,
+    `b/${p.path}`,
+    p.before ?? "",
+    p.after,
+    undefined,
+    undefined,
+    { context: 3 },
+  );
+  // diff2html escapes every line of the files it renders.
+  const rendered = diffToHtml(patch, {
+    drawFileList: false,
+    outputFormat: "line-by-line",
+    matching: "lines",
+  });
+  return html`<section aria-label="Changes to ${p.path}"><p class="meta">${p.before === null ? `New file ${p.path}` : `Changes to ${p.path}`}${p.beforeNote === undefined ? "" : ` (${p.beforeNote})`}:</p>${trustedHtml(rendered)}</section>`;
+}
