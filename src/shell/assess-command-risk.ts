@@ -1,6 +1,7 @@
 import { maxRiskLevel, RiskLevel } from "../core/index.js";
 import { blockDevice, classifyProgram } from "./classify-program.js";
 import {
+  commandName,
   isBuiltByExpansion,
   programLocation,
   quoteWords,
@@ -58,6 +59,40 @@ function assessRedirection(
     findings.add(Medium, "It overwrites a file even where the shell forbids clobbering ('>|').");
 }
 
+/** Programs that write to files their arguments name (`cp a .git/hooks/x`, `tee ~/.bashrc`). */
+const fileWriters = new Set(
+  "cp mv tee install ln dd sort rsync truncate touch patch split csplit shred".split(" "),
+);
+
+/**
+ * A file-writing program whose arguments name a file that runs code, or a place outside the
+ * working directory, is judged as a redirection there would be: High. Every path argument
+ * counts (a source too), which errs towards asking.
+ */
+function assessWriteTargets(words: readonly ShellWord[], findings: RiskFindings): void {
+  const first = words[0];
+  if (first === undefined || !fileWriters.has(commandName(first.value))) return;
+  for (const word of words.slice(1)) {
+    // `dd of=x`, `sort --output=x`, `-ox`: the path after `=`.
+    const value = word.value.includes("=")
+      ? word.value.slice(word.value.indexOf("=") + 1)
+      : word.value;
+    if (value === "" || (value.startsWith("-") && !word.value.includes("="))) continue;
+    if (harmlessTargets.test(value)) continue;
+    if (value.startsWith("/") || value.startsWith("~") || value.split("/").includes("..")) {
+      findings.add(
+        High,
+        `'${commandName(first.value)}' names '${value}', outside the working directory.`,
+      );
+    } else if (codeRunningPath.test(value)) {
+      findings.add(
+        High,
+        `'${commandName(first.value)}' writes to '${value}', a file that makes other programs run code.`,
+      );
+    }
+  }
+}
+
 function assessInto(command: string, findings: RiskFindings, depth: number): void {
   if (depth > maxDepth) {
     findings.add(High, `Scripts or substitutions are nested more than ${maxDepth} deep.`);
@@ -89,6 +124,7 @@ function assessInto(command: string, findings: RiskFindings, depth: number): voi
     for (const redirection of simple.redirections) assessRedirection(redirection, findings, assess);
     const context: ClassifyContext = { findings, assess, stdinScripts: stdinScripts(simple) };
     classifyWords(simple.words, context);
+    assessWriteTargets(unwrapCommand(simple.words).words, findings);
   }
 }
 

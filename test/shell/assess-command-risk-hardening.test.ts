@@ -224,3 +224,22 @@ describe("red-team findings of 2026-11-26", () => {
     expect(assessCommandRisk("git status").riskLevel).toBeLessThanOrEqual(RiskLevel.Low);
   });
 });
+
+describe("programs that write where their arguments say", () => {
+  it.each([
+    ["cp evil .git/hooks/pre-commit"],
+    ["mv evil ~/.bashrc"],
+    ["tee .git/hooks/post-checkout"],
+    ["echo hi | tee ~/.bashrc"],
+    ["install -m755 evil .git/hooks/pre-commit"],
+    ["sort -o ~/.bashrc x"],
+    ["dd if=x of=/etc/passwd"],
+    ["cp a ../../outside.txt"],
+  ])("rates %s High, as a redirection to the same place", (command) => {
+    expect(assessCommandRisk(command).riskLevel).toBeGreaterThanOrEqual(RiskLevel.High);
+  });
+
+  it("leaves a copy inside the workspace as it was", () => {
+    expect(assessCommandRisk("cp src/a.ts src/b.ts").riskLevel).toBeLessThan(RiskLevel.High);
+  });
+});
