@@ -1,3 +1,8 @@
+// Over 500 lines: the processor's four entry points (process, processCall, needsApproval,
+// recordDecision) share one private pipeline and its state (claims, the decisions recorded for
+// a host framework); the steps themselves are in call-gate.ts, approval-rounds.ts,
+// call-identity.ts, call-audit.ts and execution-to-lifecycle.ts. Splitting the class further
+// would expose that state; the next split is its input checks and config types.
 import { ApprovalPolicy, RememberedPermissions } from "../approval/index.js";
 import {
   ServiceContainer,

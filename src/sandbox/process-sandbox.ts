@@ -1,3 +1,6 @@
+// Over 500 lines: the pool (start, reuse, replace, retire workers) and a run's life on a worker
+// (send, progress, timeout, kill, result) share the workers' state; the process launch, framing,
+// protocol, output capture and memory watchdog are in their own files.
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ToolApprovalDetails, ToolExecutionContext } from "../context/index.js";

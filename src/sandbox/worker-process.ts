@@ -1,3 +1,6 @@
+// Over 500 lines: one child process's whole protocol on the host side (start, handshake, load a
+// tool, run, progress, result, death), which shares the channel's state; framing and the
+// protocol messages are in message-framing.ts and sandbox-protocol.ts.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
