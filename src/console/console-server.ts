@@ -1,6 +1,6 @@
-// Over 500 lines: the console's routes (pages, actions, the event stream) and their security
-// (token, cookie, CSRF, same-origin, CSP) share one Hono app; the pages' HTML is in the page
-// files beside it.
+// Over 500 lines: the console's routes (pages, actions, the event stream) share one Hono app
+// and its per-request checks; the checks themselves are in console-security.ts and the HTML in
+// the render-*.ts files beside it.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
