@@ -7,6 +7,19 @@ import { readmeModule, typescriptBlocks } from "./readme-examples.js";
 
 const repository = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+function sourcePaths(): Record<string, string[]> {
+  const { exports } = JSON.parse(readFileSync(join(repository, "package.json"), "utf8")) as {
+    exports: Record<string, string | { import: string }>;
+  };
+  const paths: Record<string, string[]> = {};
+  for (const [key, target] of Object.entries(exports)) {
+    if (typeof target === "string") continue;
+    const name = key === "." ? "aintern" : `aintern/${key.slice(2)}`;
+    paths[name] = [target.import.replace(/^\.\/dist\//, "../../src/").replace(/\.js$/, ".ts")];
+  }
+  return paths;
+}
+
 describe("README examples", () => {
   it("every TypeScript block of README.md typechecks against the source", () => {
     // Inside the repository (ignored by git), so the project's compiler settings and types apply.
@@ -19,7 +32,8 @@ describe("README examples", () => {
         extends: "../../tsconfig.json",
         compilerOptions: {
           noEmit: true,
-          paths: { aintern: ["../../src/index.ts"], "aintern/*": ["../../src/*/index.ts"] },
+          // Every subpath the package exports, mapped to the source it is built from.
+          paths: sourcePaths(),
         },
         include: ["readme-examples.ts"],
       }),

@@ -16,6 +16,9 @@ declare const batchId: string;
 declare const messages: unknown[];
 declare const reply: (content: string, options: { isError: boolean }) => void;
 declare const batchOfCalls: ToolCallBatch;
+declare const sessionId: string;
+declare const model: import("ai").LanguageModel;
+declare const chatModel: import("@langchain/core/language_models/chat_models").BaseChatModel;
 `;
 
 /** The ```ts blocks of a markdown text, in order. */
@@ -32,22 +35,32 @@ export function readmeModule(readmePath: string): string {
   const imports = new Map<string, Set<string>>();
   const code: string[] = [];
   const importLine = /^import\s+(type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)";?\s*$/;
+  const declared = new Set<string>();
   blocks.forEach((block, index) => {
     code.push(`// ---- README block ${index + 1}`);
+    // Blocks read on from each other (the tour), but a later section may reuse a name: such a
+    // block gets its own scope, where it still sees what earlier blocks declared.
+    const names = [...block.matchAll(/^(?:const|let|class|function)\s+([A-Za-z_$][\w$]*)/gm)].map(
+      (m) => m[1]!,
+    );
+    const ownScope = names.some((name) => declared.has(name));
+    if (!ownScope) for (const name of names) declared.add(name);
+    const body: string[] = [];
     for (const line of block.split("\n")) {
       const match = importLine.exec(line.trim());
       if (match === null) {
-        code.push(line);
+        body.push(line);
         continue;
       }
       const module = match[3]!.startsWith("aintern") ? match[3]! : match[3]!;
-      const names = imports.get(module) ?? new Set<string>();
+      const imported = imports.get(module) ?? new Set<string>();
       for (const name of match[2]!.split(",")) {
         const trimmed = name.trim();
-        if (trimmed !== "") names.add(match[1] === undefined ? trimmed : `type ${trimmed}`);
+        if (trimmed !== "") imported.add(match[1] === undefined ? trimmed : `type ${trimmed}`);
       }
-      imports.set(module, names);
+      imports.set(module, imported);
     }
+    code.push(...(ownScope ? ["{", ...body, "}"] : body));
   });
   const importText = [...imports]
     .map(([module, names]) => `import { ${[...names].join(", ")} } from "${module}";`)
