@@ -322,7 +322,10 @@ export function createConsoleApp(config: ConsoleConfig): ConsoleApp {
   app.get("/calls/:callKey", async (c) => {
     const callKey = c.req.param("callKey");
     const approvals = await store.approvals.list({ callKey });
-    const stored = await store.calls?.get(callKey);
+    // Stored calls are keyed by (session, call id): the link's session, else the approval's.
+    const session =
+      c.req.query("session") ?? approvals.find((a) => a.sessionId !== undefined)?.sessionId;
+    const stored = await store.calls?.get(callKey, session);
     const record = stored?.record;
     const entries =
       record === undefined

@@ -27,7 +27,7 @@ export function executionList(executions: readonly RunningExecution[], csrf: str
       e,
     ) => html`<article class="card" id="execution-${e.executionId}" tabindex="0" aria-label="${e.toolName} running">
   <header><h3>${e.toolName} (${e.toolId})</h3></header>
-  <p class="meta">Started ${e.startedAt.toISOString()}${e.sessionId === undefined ? "" : html` · session <code>${e.sessionId}</code>`}${e.callId === undefined ? "" : html` · call <a href="/calls/${encodeURIComponent(e.callId)}"><code>${e.callId}</code></a>`} · execution <code>${e.executionId}</code></p>
+  <p class="meta">Started ${e.startedAt.toISOString()}${e.sessionId === undefined ? "" : html` · session <code>${e.sessionId}</code>`}${e.callId === undefined ? "" : html` · call <a href="/calls/${encodeURIComponent(e.callId)}${e.sessionId === undefined ? "" : `?session=${encodeURIComponent(e.sessionId)}`}"><code>${e.callId}</code></a>`} · execution <code>${e.executionId}</code></p>
   <label>${e.message ?? (e.percent === undefined ? "Running" : `${Math.round(e.percent)}%`)}
     ${e.percent === undefined ? html`<progress aria-label="Progress of ${e.toolName}"></progress>` : html`<progress max="100" value="${e.percent}" aria-label="Progress of ${e.toolName}"></progress>`}</label>
   ${
