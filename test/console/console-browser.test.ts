@@ -314,6 +314,8 @@ describe("the console in a browser, with an agent in another process", { timeout
       command: "npm test && git status",
     });
     const row = await pendingFor("call-phone");
+    // The layout is what this test is about; the live arrival of a card is tested above.
+    await phone.goto(`${consoleServer.url}/approvals`);
     await phone.locator(`#approval-${row.id}`).waitFor();
     const width = (await phone.evaluate("document.documentElement.scrollWidth")) as number;
     expect(width).toBeLessThanOrEqual(390);
