@@ -36,8 +36,9 @@ export interface ProcessSandboxConfig {
    */
   readonly maxMemoryMb?: number;
   /**
-   * What the OS limit adds to `maxMemoryMb` for the runtime itself, in MiB (default 256): the
-   * worker's data segment (RLIMIT_DATA) is capped at `maxMemoryMb + osMemoryHeadroomMb`.
+   * What the OS limit adds to `maxMemoryMb` for the runtime itself, in MiB: the worker's data
+   * segment (RLIMIT_DATA) is capped at `maxMemoryMb + osMemoryHeadroomMb`. Default 256, or 768
+   * on Node.js 24 and later, whose V8 reserves more address space as data.
    */
   readonly osMemoryHeadroomMb?: number;
   /** How the OS memory limit is applied (default: detected, see {@link MemoryLimitMethod}). */
@@ -315,7 +316,11 @@ export class ProcessSandbox implements ToolSandbox {
   constructor(config: ProcessSandboxConfig = {}) {
     this.#poolSize = Math.floor(positive("poolSize", config.poolSize, 2));
     this.#memoryMb = Math.ceil(positive("maxMemoryMb", config.maxMemoryMb, 256));
-    const headroomMb = positive("osMemoryHeadroomMb", config.osMemoryHeadroomMb, 256);
+    const headroomMb = positive(
+      "osMemoryHeadroomMb",
+      config.osMemoryHeadroomMb,
+      defaultOsMemoryHeadroomMb(),
+    );
     this.#maxOutputBytes = positive("maxOutputBytes", config.maxOutputBytes, 10 * mib);
     this.memoryLimit = config.memoryLimit ?? detectMemoryLimitMethod();
     this.#workerConfig = {
@@ -737,4 +742,15 @@ function withOutput(result: ToolResult, stdout: string, stderr: string): ToolRes
     ...(stdout !== "" && { stdout }),
     ...(stderr !== "" && { stderr }),
   });
+}
+
+/**
+ * The default room above the heap cap in a worker's data limit: 256 MiB, or 768 MiB on Node.js
+ * 24 and later, whose V8 reserves its code range as data (RLIMIT_DATA counts it): with less, a
+ * worker dies at start with "Failed to reserve virtual memory for CodeRange" (measured: Node 24
+ * needs about 580 MiB with a 16 MiB heap, 256 MiB are enough for Node 20 and 22).
+ */
+function defaultOsMemoryHeadroomMb(): number {
+  const major = Number(process.versions.node.split(".")[0]);
+  return major >= 24 ? 768 : 256;
 }
