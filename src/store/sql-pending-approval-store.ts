@@ -11,6 +11,7 @@ import type {
 import { isRiskLevel, RiskLevel, timeOrderedUuid } from "../core/index.js";
 import type { CallOwnership } from "./call-ownership.js";
 import type { StoreChangeFeed } from "./console-change-feed.js";
+import type { ConsoleTableStoreConfig } from "./console-table-store-config.js";
 import { unstorableTextReason } from "./storable-text.js";
 import type { StoreDialect } from "./store.js";
 import type { StoreState } from "./store-state.js";
@@ -42,14 +43,7 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
   readonly #feed: StoreChangeFeed;
   readonly #channel: string | undefined;
 
-  constructor(config: {
-    db: Kysely<StoreTables>;
-    dialect: StoreDialect;
-    state: StoreState;
-    ownership: CallOwnership;
-    feed: StoreChangeFeed;
-    channel?: string;
-  }) {
+  constructor(config: ConsoleTableStoreConfig) {
     this.#db = config.db;
     this.#dialect = config.dialect;
     this.#state = config.state;

@@ -6,6 +6,7 @@ import type {
 } from "../console/index.js";
 import type { CallOwnership } from "./call-ownership.js";
 import type { StoreChangeFeed } from "./console-change-feed.js";
+import type { ConsoleTableStoreConfig } from "./console-table-store-config.js";
 import { storableKey } from "./sql-pending-approval-store.js";
 import { unstorableTextReason } from "./storable-text.js";
 import type { StoreDialect } from "./store.js";
@@ -29,14 +30,7 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
   readonly #feed: StoreChangeFeed;
   readonly #channel: string | undefined;
 
-  constructor(config: {
-    db: Kysely<StoreTables>;
-    dialect: StoreDialect;
-    state: StoreState;
-    ownership: CallOwnership;
-    feed: StoreChangeFeed;
-    channel?: string;
-  }) {
+  constructor(config: ConsoleTableStoreConfig) {
     this.#db = config.db;
     this.#dialect = config.dialect;
     this.#state = config.state;
