@@ -1,5 +1,5 @@
 import { maxRiskLevel, RiskLevel } from "../core/index.js";
-import { blockDevice, classifyProgram } from "./classify-program.js";
+import { classifyProgram } from "./classify-program.js";
 import {
   commandName,
   isBuiltByExpansion,
@@ -13,6 +13,7 @@ import { type ClassifyContext, RiskFindings } from "./risk-findings.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { unwrapCommand } from "./unwrap-command.js";
+import { writeTargetFinding } from "./write-target.js";
 
 /** What {@link assessCommandRisk} tells about a shell command. */
 export interface CommandRiskAssessment {
@@ -27,11 +28,6 @@ const { Medium, High, Critical } = RiskLevel;
 /** Scripts nested deeper than this (`sh -c "sh -c ..."`, `$($(...))`) are not read: High. */
 const maxDepth = 8;
 
-const harmlessTargets = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-/** Files and directories in a workspace that make other programs run code or hold secrets. */
-const codeRunningPath =
-  /(^|\/)(\.git|\.husky|\.vscode|\.idea|\.github|\.direnv|\.aintern)(\/|$)|(^|\/)(\.envrc|\.env(\..*)?|\.npmrc|\.yarnrc(\..*)?|\.bashrc|\.profile|\.zshrc|\.bash_profile|\.gitconfig|aintern\.config\.json|aintern\.policy\.json|Makefile|package\.json)$/i;
-
 function assessRedirection(
   redirection: ShellRedirection,
   findings: RiskFindings,
@@ -44,17 +40,7 @@ function assessRedirection(
   }
   const writes = [">", ">>", ">|", "<>", "&>", "&>>", ">&"].includes(operator);
   if (!writes || (operator === ">&" && /^[0-9-]+$/.test(target.value))) return;
-  const file = target.value;
-  if (harmlessTargets.test(file)) return;
-  if (blockDevice.test(file)) {
-    findings.add(Critical, "It redirects output onto a disk device (/dev/sd*, ...).");
-  } else if (target.dynamic) {
-    findings.add(High, "It writes to a file whose name is built by expansion.");
-  } else if (file.startsWith("/") || file.startsWith("~") || file.split("/").includes("..")) {
-    findings.add(High, `It writes to '${file}', outside the working directory.`);
-  } else if (codeRunningPath.test(file)) {
-    findings.add(High, `It writes to '${file}', a file that makes other programs run code.`);
-  }
+  findings.addFinding(writeTargetFinding("It", target.value, target.dynamic));
   if (operator === ">|")
     findings.add(Medium, "It overwrites a file even where the shell forbids clobbering ('>|').");
 }
@@ -72,24 +58,19 @@ const fileWriters = new Set(
 function assessWriteTargets(words: readonly ShellWord[], findings: RiskFindings): void {
   const first = words[0];
   if (first === undefined || !fileWriters.has(commandName(first.value))) return;
-  for (const word of words.slice(1)) {
+  const rest = words.slice(1);
+  for (const [index, word] of rest.entries()) {
     // `dd of=x`, `sort --output=x`, `-ox`: the path after `=`.
     const value = word.value.includes("=")
       ? word.value.slice(word.value.indexOf("=") + 1)
       : word.value;
     if (value === "" || (value.startsWith("-") && !word.value.includes("="))) continue;
-    if (harmlessTargets.test(value)) continue;
-    if (value.startsWith("/") || value.startsWith("~") || value.split("/").includes("..")) {
-      findings.add(
-        High,
-        `'${commandName(first.value)}' names '${value}', outside the working directory.`,
-      );
-    } else if (codeRunningPath.test(value)) {
-      findings.add(
-        High,
-        `'${commandName(first.value)}' writes to '${value}', a file that makes other programs run code.`,
-      );
-    }
+    // A name built by expansion is judged where it is surely written to: the last operand
+    // (`cp a "$DEST"`, `tee "$F"`) or an `of=` / `--output=` value; a source is not.
+    const written = index === rest.length - 1 || word.value.includes("=");
+    findings.addFinding(
+      writeTargetFinding(`'${commandName(first.value)}'`, value, written && word.dynamic),
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import { RiskLevel } from "../core/index.js";
 import { hasFlag, namesLongOption } from "./command-words.js";
 import type { RiskFindings } from "./risk-findings.js";
+import { mayBeExpanded, writeTargetFinding } from "./write-target.js";
 
 /**
  * The risk of a `git` command. Reading commands are Low only with options from an allow list;
@@ -187,12 +188,22 @@ export function classifyGit(
       classifyGitChange(sub, subArgs, findings);
       return;
     }
-    for (const arg of subArgs) {
+    for (let i = 0; i < subArgs.length; i++) {
+      const arg = subArgs[i] as string;
       if (arg === "--") break;
       if (!arg.startsWith("-")) continue;
       const name = arg.split("=", 1)[0] as string;
-      if (name.startsWith("--output")) {
+      if (name.startsWith("--output-indicator-")) continue;
+      if (namesLongOption(name, "--output")) {
+        // git takes `--output=FILE` and `--output FILE`, and any unambiguous prefix of the name:
+        // the file is judged as a redirection to it would be.
         findings.add(Medium, `It writes 'git ${sub}' output to a file.`);
+        const file = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : subArgs[++i];
+        if (file !== undefined) {
+          findings.addFinding(
+            writeTargetFinding(`'git ${sub} --output'`, file, mayBeExpanded(file)),
+          );
+        }
       } else if (!readOptions.has(name) && !/^-[0-9]+$/.test(arg) && !/^-[nUSGLCM]./.test(arg)) {
         findings.add(
           Medium,

@@ -15,6 +15,7 @@ import type { ClassifyContext } from "./risk-findings.js";
 import type { ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { unwrapCommand } from "./unwrap-command.js";
+import { blockDevice } from "./write-target.js";
 
 /**
  * The risk of one effective command (wrappers already looked through), by its program.
@@ -46,9 +47,6 @@ const downloaders = new Set(["curl", "wget", "fetch", "aria2c"]);
 const diskFormatters =
   /^(mkfs(\..+)?|mke2fs|mkswap|mkdosfs|mkntfs|wipefs|fdisk|sfdisk|cfdisk|parted|sgdisk|blkdiscard)$/;
 const powerCommands = new Set(["shutdown", "reboot", "halt", "poweroff"]);
-/** Block devices: writing to one destroys a disk or a partition. */
-export const blockDevice =
-  /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|loop\d|sr\d)/;
 const harmlessDevices = new Set("/dev/null /dev/stdout /dev/stderr /dev/tty /dev/zero".split(" "));
 const systemDirectory =
   /^\/(bin|boot|dev|etc|home|lib|lib32|lib64|libx32|opt|proc|root|sbin|srv|sys|usr|var|mnt|media|run|snap|Users|System|Library|Applications|private)$/;
@@ -167,9 +165,24 @@ export function classifyProgram(
         if (variable !== undefined) findings.addFinding(assignmentRisk(variable));
       }
       return;
-    case "read":
     case "mapfile":
     case "readarray":
+      classifyMapfileCallback(name, args, context);
+      for (const operand of operands(words.map((w) => w.value))) {
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(operand)) findings.addFinding(assignmentRisk(operand));
+      }
+      return;
+    case "enable":
+      if (args.some((a) => /^-[a-zA-Z]*f/.test(a))) {
+        findings.add(
+          High,
+          "'enable -f' loads a shared library into the shell, which runs its code.",
+        );
+      } else {
+        findings.add(Medium, "'enable' turns shell builtins on or off, changing what a name runs.");
+      }
+      return;
+    case "read":
     case "getopts":
       for (const operand of operands(words.map((w) => w.value)).slice(name === "getopts" ? 1 : 0)) {
         if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(operand)) findings.addFinding(assignmentRisk(operand));
@@ -315,6 +328,35 @@ function classifyInterpreter(
     return;
   }
   findings.add(Medium, `It runs '${rest[0] ?? name}' with '${name}'.`);
+}
+
+/**
+ * `mapfile -C CALLBACK` evaluates CALLBACK with each line read appended as an argument: with a
+ * callback like `eval` or `sh -c`, the file's lines run as code. The callback is High and is
+ * assessed as a command itself.
+ */
+function classifyMapfileCallback(
+  name: string,
+  args: readonly string[],
+  context: ClassifyContext,
+): void {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--" || !arg.startsWith("-")) break;
+    const at = arg.indexOf("C");
+    if (at === -1) {
+      // Options with an argument (`-d X`, `-n 5`, ...): skip the argument when it is the next word.
+      if (/[dnOsuc]$/.test(arg)) i++;
+      continue;
+    }
+    const callback = at < arg.length - 1 ? arg.slice(at + 1) : args[i + 1];
+    context.findings.add(
+      High,
+      `'${name} -C' runs a callback command on every line it reads, with the line as an argument.`,
+    );
+    if (callback !== undefined) context.assess(callback);
+    return;
+  }
 }
 
 function classifyRm(args: readonly string[], findings: ClassifyContext["findings"]): void {

@@ -1,5 +1,6 @@
 import { RiskLevel } from "../core/index.js";
 import { namesLongOption } from "./command-words.js";
+import { mayBeExpanded, writeTargetFinding } from "./write-target.js";
 
 /**
  * The read-only programs and the options each may take and stay read-only (an allow list, as
@@ -28,6 +29,8 @@ interface ProgramOptions {
   readonly longWithArgument?: readonly string[];
   /** `-5` as a count (head, tail). */
   readonly numeric?: true;
+  /** Options whose argument names the file the program writes (`-o`, `--output`). */
+  readonly outputs?: readonly string[];
   /** Options (`-o`, `--output`) that make the program write, run or page: their finding. */
   readonly danger?: Readonly<Record<string, RiskFinding>>;
 }
@@ -202,6 +205,7 @@ export const readOnlyPrograms: ReadonlyMap<string, ProgramOptions> = new Map<
         "-R": writes("'tree -R'"),
         "--fromfile": { level: Medium, reason: "'tree --fromfile' reads a listing." },
       },
+      outputs: ["-o"],
     },
   ],
   [
@@ -220,6 +224,7 @@ export const readOnlyPrograms: ReadonlyMap<string, ProgramOptions> = new Map<
         "--output": writes("'sort --output'"),
         "--compress-program": runs("'sort --compress-program'"),
       },
+      outputs: ["-o", "--output"],
     },
   ],
   [
@@ -265,6 +270,11 @@ export function checkProgramOptions(
   const note = (finding: RiskFinding) => {
     if (worst === undefined || finding.level > worst.level) worst = finding;
   };
+  const noteTarget = (writer: string, file: string | undefined) => {
+    if (file === undefined) return;
+    const finding = writeTargetFinding(writer, file, mayBeExpanded(file));
+    if (finding !== undefined) note(finding);
+  };
   const unknown = (option: string) =>
     note({
       level: Medium,
@@ -282,6 +292,11 @@ export function checkProgramOptions(
         Object.entries(options.danger ?? {}).find(([full]) => namesLongOption(option, full))?.[1];
       if (danger !== undefined) {
         note(danger);
+        const output = options.outputs?.find((full) => namesLongOption(option, full));
+        if (output !== undefined) {
+          const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++i];
+          noteTarget(`'${name} ${output}'`, value);
+        }
         continue;
       }
       if (options.anyOption === true) continue;
@@ -300,6 +315,10 @@ export function checkProgramOptions(
       const danger = options.danger?.[`-${letter}`];
       if (danger !== undefined) {
         note(danger);
+        if (options.outputs?.includes(`-${letter}`)) {
+          const value = j < arg.length - 1 ? arg.slice(j + 1) : args[++i];
+          noteTarget(`'${name} -${letter}'`, value);
+        }
         break;
       }
       if (options.anyOption === true) continue;
