@@ -47,7 +47,7 @@ export async function run(): Promise<boolean> {
       db: `sqlite:${join(workspace, ".audit.db")}`,
     });
     const direct = await timed(N, () =>
-      runtime.gate.processCall({ toolId: "list-directory", parameters: { path: "." } }),
+      runtime.processor.processCall({ toolId: "list-directory", parameters: { path: "." } }),
     );
     await runtime.close();
 

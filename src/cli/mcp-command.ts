@@ -79,7 +79,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
   });
   const server = new AinternMcpServer({
     registry: runtime.registry,
-    gate: runtime.gate,
+    processor: runtime.processor,
     approvals: (approvals as "elicit" | "deny" | undefined) ?? runtime.config.approvals ?? "elicit",
     ...(runtime.config.approvalTimeoutMs === undefined
       ? {}

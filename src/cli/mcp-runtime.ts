@@ -8,15 +8,14 @@ import {
   RememberedPermissions,
 } from "../approval/index.js";
 import { builtinTools } from "../builtin/index.js";
+import { type ApprovalHandler, ToolCallProcessor } from "../calls/index.js";
 import { LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
 import {
   loadMcpConfig,
   MCP_CONFIG_FILE_NAME,
   type McpConfig,
-  type McpGate,
   McpUpstream,
   type McpUpstreamConfig,
-  ProcessorGate,
   parseMcpConfig,
 } from "../mcp/index.js";
 import { ToolRegistry } from "../registry/index.js";
@@ -37,6 +36,11 @@ export interface McpRuntimeOptions {
   readonly upstreams?: readonly string[];
   /** Start the upstreams (default true; `aintern tools` and `doctor` start them too). */
   readonly startUpstreams?: boolean;
+  /**
+   * Asks a person about calls the server does not settle itself (`--approvals console`: the web
+   * console's handler). Default: none.
+   */
+  readonly approvalHandler?: ApprovalHandler;
   readonly onError?: (error: Error) => void;
 }
 
@@ -50,7 +54,8 @@ export interface McpRuntime {
   readonly executor: ToolExecutor;
   readonly policy: ApprovalPolicy;
   readonly permissions: RememberedPermissions;
-  readonly gate: McpGate;
+  /** The one gate every call goes through (`processCall`), for every connection. */
+  readonly processor: ToolCallProcessor;
   readonly upstreams: readonly McpUpstream[];
   close(): Promise<void>;
 }
@@ -87,7 +92,7 @@ export async function resolveMcpPlaces(
 
 /**
  * Opens the store, loads the tools (built-in, a user's modules, the upstreams' imports), and
- * builds the executor, the policy and the gate `aintern mcp` serves through.
+ * builds the executor, the policy and the processor `aintern mcp` serves through.
  */
 export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<McpRuntime> {
   const { config, workspacePath, storeUrl } = await resolveMcpPlaces(options);
@@ -135,11 +140,14 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
         ...config.limits,
       },
     });
-    const gate = new ProcessorGate({
+    const processor = new ToolCallProcessor({
       executor,
       policy,
       permissions,
       workspacePath,
+      ...(options.approvalHandler === undefined
+        ? {}
+        : { approvalHandler: options.approvalHandler }),
       ...(config.approvalTimeoutMs === undefined
         ? {}
         : { approvalTimeoutMs: config.approvalTimeoutMs }),
@@ -153,7 +161,7 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       executor,
       policy,
       permissions,
-      gate,
+      processor,
       upstreams,
       async close() {
         await Promise.all(upstreams.map((u) => u.close()));

@@ -39,7 +39,10 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
     ...(values.upstream === undefined ? {} : { upstreams: values.upstream }),
   });
   try {
-    const server = new AinternMcpServer({ registry: runtime.registry, gate: runtime.gate });
+    const server = new AinternMcpServer({
+      registry: runtime.registry,
+      processor: runtime.processor,
+    });
     const listed = server.listTools();
     if (values.json === true || !process.stdout.isTTY) {
       for (const tool of listed) {

@@ -19,16 +19,15 @@ import {
 import type { ParameterKindConfig } from "../approval/index.js";
 import {
   ApprovalDecision,
-  type ApprovalHandler,
   hashToolCallArguments,
-  ToolCallRequest,
+  type ProcessCallResult,
+  type ToolCallProcessor,
 } from "../calls/index.js";
 import type { ToolProgress } from "../context/index.js";
 import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import type { Tool } from "../tools/index.js";
 import { approvalForm, decisionFromAnswer } from "./approval-form.js";
-import type { McpGate, McpGateResult } from "./mcp-gate.js";
 import { McpToolNames } from "./mcp-tool-names.js";
 import { toolAnnotations } from "./tool-annotations.js";
 
@@ -37,18 +36,23 @@ import { toolAnnotations } from "./tool-annotations.js";
  * - `"elicit"` (default): a form-mode elicitation to the client (approve once / for this session /
  *   always / for a pattern, or deny with a reason); a client that cannot show forms gets the
  *   headless rule (the call is denied, saying how to allow it).
- * - `"deny"`: never ask; such calls are denied with that message.
- * - an {@link ApprovalHandler} (the web console's, a terminal's): it is asked for each such call
- *   (bounded by `approvalTimeoutMs` and the call's cancellation); its decision goes to the gate.
+ * - `"deny"`: never ask; such calls are denied with that message (the headless rule).
+ * - `"handler"`: the processor's own `approvalHandler` asks (the web console's
+ *   `ConsoleApprovalHandler` for `aintern mcp --approvals console`, a terminal prompt), bounded by
+ *   the processor's `approvalTimeoutMs` and the call's cancellation.
  */
-export type McpApprovals = "elicit" | "deny" | ApprovalHandler;
+export type McpApprovals = "elicit" | "deny" | "handler";
 
 /** Construction options of {@link AinternMcpServer}. */
 export interface AinternMcpServerConfig {
   /** The tools clients see (`getAvailableTools()`), looked up by id for each call. */
   readonly registry: ToolRegistry;
-  /** Every `tools/call` goes through it: policy, approvals, execution, audit. */
-  readonly gate: McpGate;
+  /**
+   * Every `tools/call` goes through its `processCall`: validation, policy, remembered
+   * permissions, approvals, execution, audit. One processor serves every connection; a
+   * connection (an HTTP session) is the call's session.
+   */
+  readonly processor: ToolCallProcessor;
   /** Default `"elicit"`. */
   readonly approvals?: McpApprovals;
   /** How long a person has to answer an elicitation. Default 5 minutes. */
@@ -83,10 +87,12 @@ interface Connection {
 
 const headlessHint =
   "To let it run, add an allow rule to aintern.config.json (policy.allow or policy.tools), " +
-  "remember an approval with a client that supports elicitation, or use a client that can ask you (form elicitation).";
+  "remember an approval with a client that supports elicitation, use a client that can ask you (form elicitation), " +
+  "or approve from the web console (aintern mcp --approvals console --console).";
 
 /**
- * aintern's tools as an MCP server. Every `tools/call` goes through the gate: arguments are
+ * aintern's tools as an MCP server. Every `tools/call` goes through the processor's `processCall`
+ * (the one gate every front end uses): arguments are
  * validated, the policy judges the call, a person is asked (elicitation) when the policy says so,
  * the tool runs under its timeout and isolation, and the execution is audited. Validation
  * failures, denials and tool failures are tool results with `isError: true`; an unknown tool is a
@@ -97,13 +103,13 @@ const headlessHint =
  *
  * @example
  * ```ts
- * const mcp = new AinternMcpServer({ registry, gate });
+ * const mcp = new AinternMcpServer({ registry, processor: new ToolCallProcessor({ executor }) });
  * await serveStdio((ctx) => mcp.createServer(ctx));
  * ```
  */
 export class AinternMcpServer {
   readonly registry: ToolRegistry;
-  readonly gate: McpGate;
+  readonly processor: ToolCallProcessor;
   readonly names: McpToolNames;
   readonly #config: AinternMcpServerConfig;
   readonly #codec: RequestStateCodec<ApprovalState>;
@@ -113,7 +119,7 @@ export class AinternMcpServer {
   constructor(config: AinternMcpServerConfig) {
     this.#config = config;
     this.registry = config.registry;
-    this.gate = config.gate;
+    this.processor = config.processor;
     this.names = new McpToolNames(config.registry.tools.map((t) => t.id));
     this.#codec = createRequestStateCodec<ApprovalState>({
       key: randomBytes(32),
@@ -151,7 +157,7 @@ export class AinternMcpServer {
     server.onclose = () => {
       if (!this.#connections.delete(connection)) return;
       connection.closed.abort(new Error("The MCP connection closed"));
-      this.gate.endSession?.(connection.id).catch(() => undefined);
+      this.processor.permissions.endSession(connection.id).catch(() => undefined);
     };
     server.onerror = (error) => this.#config.onError?.(error);
     server.setRequestHandler("tools/list", () => this.#listTools());
@@ -210,9 +216,7 @@ export class AinternMcpServer {
 
     let decision: ApprovalDecision | undefined;
     const approvals = this.#config.approvals ?? "elicit";
-    if (typeof approvals === "object") {
-      decision = await this.#askHandler(approvals, tool, parameters, sessionId, ctx.mcpReq.signal);
-    } else {
+    if (approvals !== "handler") {
       const asked = await this.#approval(
         approvals,
         tool,
@@ -234,9 +238,9 @@ export class AinternMcpServer {
     ctx.mcpReq.signal.addEventListener("abort", abort, { once: true });
     connection.closed.signal.addEventListener("abort", abort, { once: true });
     const onProgress = progressSender(ctx, this.#config.onError);
-    let result: McpGateResult;
+    let result: ProcessCallResult;
     try {
-      result = await this.gate.processCall({
+      result = await this.processor.processCall({
         toolId: tool.id,
         parameters,
         callId: randomUUID(),
@@ -254,45 +258,6 @@ export class AinternMcpServer {
       toCallToolResult(result, outputSchema !== undefined),
       outputSchema === undefined ? undefined : objectSchema(outputSchema),
     );
-  }
-
-  /** Asks an {@link ApprovalHandler} about the call when it needs approval. */
-  async #askHandler(
-    handler: ApprovalHandler,
-    tool: Tool,
-    parameters: JsonObject,
-    sessionId: string,
-    signal: AbortSignal,
-  ): Promise<ApprovalDecision | undefined> {
-    const need = await this.gate.needsApproval(tool.id, parameters, { sessionId });
-    if (need === false) return undefined;
-    const request = new ToolCallRequest({
-      toolId: tool.id,
-      toolName: tool.name,
-      parameters,
-      riskLevel: need.riskLevel,
-      executionSummary: need.summary,
-      requiresApproval: true,
-    });
-    const timeoutMs = this.#config.approvalTimeoutMs ?? 300_000;
-    const asking = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
-    try {
-      const decision = await handler.requestApproval(request, asking, {
-        reason: need.reason,
-        riskLevel: need.riskLevel,
-        round: 1,
-        ...(need.warning === undefined ? {} : { warning: need.warning }),
-      });
-      return decision instanceof ApprovalDecision
-        ? decision
-        : ApprovalDecision.deny("The approval handler returned no decision");
-    } catch (error) {
-      return ApprovalDecision.deny(
-        asking.aborted
-          ? "No one answered the approval request in time"
-          : `The approval handler failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
   }
 
   /**
@@ -335,7 +300,7 @@ export class AinternMcpServer {
         };
       }
     }
-    const need = await this.gate.needsApproval(tool.id, parameters, { sessionId });
+    const need = await this.processor.needsApproval(tool.id, parameters, { sessionId });
     if (need === false) return { kind: "decided", decision: undefined };
     if (mode === "elicit" && supportsFormElicitation(clientCapabilities(ctx, server))) {
       const form = approvalForm({
@@ -373,7 +338,10 @@ export class AinternMcpServer {
 }
 
 /** The result of one call on the wire: the text for the model, plus the data as structured content. */
-export function toCallToolResult(result: McpGateResult, hasOutputSchema = false): CallToolResult {
+export function toCallToolResult(
+  result: ProcessCallResult,
+  hasOutputSchema = false,
+): CallToolResult {
   const content: CallToolResult["content"] = [{ type: "text", text: result.content }];
   if (result.isError) {
     return {
@@ -392,7 +360,8 @@ export function toCallToolResult(result: McpGateResult, hasOutputSchema = false)
           }),
     };
   }
-  const data = result.data;
+  // The data as JSON (dates as strings, no functions), as the result serializes it.
+  const data = result.result.hasData ? result.result.toJSON().data : undefined;
   return {
     content,
     ...(data === undefined

@@ -1,8 +1,7 @@
 import type { ElicitRequestFormParams } from "@modelcontextprotocol/server";
 import { callSubjects, type ParameterKindConfig } from "../approval/index.js";
-import { ApprovalDecision } from "../calls/index.js";
+import { ApprovalDecision, type ApprovalRequirementDetails } from "../calls/index.js";
 import { type JsonObject, riskLevelName } from "../core/index.js";
-import type { McpApprovalNeed } from "./mcp-gate.js";
 
 /** The choices of the approval form, as the `decision` field's values. */
 export const ApprovalChoice = {
@@ -22,7 +21,8 @@ export interface ApprovalFormCall {
   /** The name the client knows the tool by. */
   readonly toolName: string;
   readonly parameters: JsonObject;
-  readonly need: McpApprovalNeed;
+  /** Why it asks: `processor.needsApproval`'s answer. */
+  readonly need: Omit<ApprovalRequirementDetails, "argumentsHash">;
   readonly parameterKinds?: ParameterKindConfig;
 }
 

@@ -29,7 +29,6 @@ export {
   type McpHttpConfig,
   parseMcpConfig,
 } from "./mcp-config.js";
-export type { McpApprovalNeed, McpGate, McpGateCall, McpGateResult } from "./mcp-gate.js";
 export { isValidMcpToolName, McpToolNames, mcpToolNamePattern } from "./mcp-tool-names.js";
 export {
   type HttpUpstreamConfig,
@@ -38,7 +37,6 @@ export {
   type McpUpstreamOptions,
   type StdioUpstreamConfig,
 } from "./mcp-upstream.js";
-export { ProcessorGate, type ProcessorGateConfig } from "./processor-gate.js";
 export {
   type McpHttpHandle,
   type ServeMcpHttpOptions,

@@ -13,12 +13,12 @@ describe("aintern audit, permissions and tools", () => {
         db,
         tools: ["builtin", fixtureTools],
       });
-      await runtime.gate.processCall({
+      await runtime.processor.processCall({
         toolId: "echo",
         parameters: { text: "a" },
         sessionId: "s1",
       });
-      await runtime.gate.processCall({
+      await runtime.processor.processCall({
         toolId: "file-read",
         parameters: { path: "missing.txt" },
         sessionId: "s2",

@@ -1,10 +1,14 @@
-// The server in process, with an ApprovalHandler (the hook the web console plugs into), over the
-// SDK's linked in-memory transports.
+// The server in process, its processor asking an ApprovalHandler (the hook the web console plugs
+// into), over the SDK's linked in-memory transports.
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
-import { ApprovalDecision, type ApprovalHandler } from "../../src/calls/index.js";
+import {
+  ApprovalDecision,
+  type ApprovalHandler,
+  ToolCallProcessor,
+} from "../../src/calls/index.js";
 import { ToolExecutor } from "../../src/execution/index.js";
-import { AinternMcpServer, ProcessorGate } from "../../src/mcp/index.js";
+import { AinternMcpServer } from "../../src/mcp/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { touch } from "./fixtures/mcp-tools.js";
 
@@ -13,8 +17,8 @@ async function connected(handler: ApprovalHandler): Promise<Client> {
   const executor = new ToolExecutor({ registry });
   const mcp = new AinternMcpServer({
     registry,
-    gate: new ProcessorGate({ executor }),
-    approvals: handler,
+    processor: new ToolCallProcessor({ executor, approvalHandler: handler }),
+    approvals: "handler",
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await mcp.createServer().connect(serverSide);
@@ -23,7 +27,7 @@ async function connected(handler: ApprovalHandler): Promise<Client> {
   return client;
 }
 
-describe("AinternMcpServer with an ApprovalHandler", () => {
+describe("AinternMcpServer with approvals from the processor's ApprovalHandler", () => {
   it("asks the handler about a call that needs approval and honours its decision", async () => {
     const seen: string[] = [];
     const client = await connected({
