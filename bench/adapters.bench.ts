@@ -5,28 +5,31 @@
  *   (b) plain AI SDK tool turn: the model calls `file-read` once, a plain AI SDK `tool()` with a
  *       zod schema reads the file, then the model answers text (two steps);
  *   (c) aintern tool turn: the same with `toAiSdkTools(processor)`: the call goes through the
- *       processor (validation, policy, execution, a crash-safe audit row in a SQLite file);
+ *       processor's `processCall` (validation, policy, execution, an audit row in a SQLite file);
  *   (d) as (c), `streamProgress: false` (execute returns a promise, no async generator);
- *   (e) `processor.processCall` alone, the same call, no AI SDK: how much of the added cost is the
- *       processor (with its audit row) and how much the adapter.
+ *   (e) `processor.processCall` alone, the same call, no AI SDK;
+ *   (f) the adapter over a gate that reads the file and answers at once (no processor): the
+ *       adapter layer's own cost, apart from the processor's.
  *
  * Figures: the added cost per tool call, (c) - (b), and its share of the AI SDK's own per-call
  * cost, (b) - (a) (what one tool call costs inside the AI SDK: an extra step, parsing, the
- * tool's execution), and of the whole plain turn (b). CPU time and wall clock; measures are
- * interleaved over several rounds after a warm-up, each figure the median of its rounds, each
- * ratio the median of per-round ratios.
+ * tool's execution), and of the whole plain turn (b); the adapter layer's part, (f) - (b), and
+ * the processor's, (c) - (f). CPU time and wall clock, measured side by side in one process
+ * (bench/measure.ts): each figure is the median of its rounds with their range, each ratio the
+ * median of per-round ratios.
  *
  *   npx tsx bench/adapters.bench.ts          (or `npm run bench -- adapters`)
  *
  * No target from the issue: it reports.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { tool as aiTool, generateText, stepCountIs, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 import { toAiSdkTools } from "../src/adapters/ai-sdk/index.js";
+import type { AinternGate } from "../src/adapters/shared/index.js";
 import { ToolCallProcessor } from "../src/calls/index.js";
 import { RiskLevel, ToolCategory } from "../src/core/index.js";
 import { ToolExecutor } from "../src/execution/index.js";
@@ -34,6 +37,14 @@ import { ToolRegistry } from "../src/registry/index.js";
 import { ToolResult } from "../src/result/index.js";
 import { openStore } from "../src/store/index.js";
 import { defineTool } from "../src/tools/index.js";
+import {
+  block,
+  formatSpread,
+  interleavedRounds,
+  type Sample,
+  type Spread,
+  spread,
+} from "./measure.js";
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -70,14 +81,8 @@ const model = new MockLanguageModelV3({
   },
 });
 
-interface Sample {
-  readonly wallUs: number;
-  readonly cpuUs: number;
-}
-
 async function turns(tools: ToolSet, calls: number, withTool: boolean): Promise<Sample> {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
+  const end = block();
   for (let i = 0; i < calls; i++) {
     const result = await generateText({
       model,
@@ -87,28 +92,37 @@ async function turns(tools: ToolSet, calls: number, withTool: boolean): Promise<
       stopWhen: stepCountIs(2),
     });
     if (result.steps.length !== (withTool ? 2 : 1)) throw new Error("unexpected AI SDK steps");
+    const output = result.steps[0]?.toolResults[0]?.output;
+    if (withTool && !JSON.stringify(output).includes("answer = 42")) {
+      throw new Error(`unexpected tool output: ${JSON.stringify(output)}`);
+    }
   }
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
+  // The model's calls are recorded; forget them so memory stays flat.
   model.doGenerateCalls.length = 0;
-  return { wallUs: (wall * 1000) / calls, cpuUs: (cpu.user + cpu.system) / calls };
+  return end(calls);
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+/** The figures of one variant of the aintern turn against the plain one, over the rounds. */
+export interface AdapterFigures {
+  readonly textTurnUs: Spread;
+  readonly plainToolTurnUs: Spread;
+  readonly ainternToolTurnUs: Spread;
+  readonly aiSdkPerCallUs: Spread;
+  readonly addedPerCallUs: Spread;
+  readonly shareOfAiSdkPerCall: Spread;
+  readonly shareOfPlainTurn: Spread;
+  readonly processCallAloneUs: Spread;
+  readonly adapterLayerUs: Spread;
+  readonly processorInTurnUs: Spread;
 }
 
-const round = (value: number, places = 2): number =>
-  Math.round(value * 10 ** places) / 10 ** places;
-
-export async function run(calls = 300, rounds = 7) {
+export async function run(calls = 300, rounds = 9) {
   const folder = mkdtempSync(join(tmpdir(), "aintern-adapters-bench-"));
   const workspace = join(folder, "workspace");
   mkdirSync(join(workspace, "src"), { recursive: true });
   writeFileSync(join(workspace, "src", "app.ts"), "export const answer = 42;\n");
   const store = await openStore(`sqlite:${join(folder, "aintern.db")}`);
+  const load = [loadavg()[0]!];
   try {
     const fileRead = defineTool({
       id: "file-read",
@@ -133,12 +147,22 @@ export async function run(calls = 300, rounds = 7) {
         execute: ({ path }) => readFileSync(join(workspace, path), "utf8"),
       }),
     };
-    const aintern = toAiSdkTools(processor);
-    const ainternNoStream = toAiSdkTools(processor, { streamProgress: false });
+    // The processor's tools and session, but a processCall that only reads the file and answers
+    // with a real result's shape.
+    const template = await processor.processCall({ toolId: "file-read", parameters });
+    const answering: AinternGate = {
+      sessionId: processor.sessionId,
+      executor: processor.executor,
+      needsApproval: async () => false,
+      recordDecision: (input) => processor.recordDecision(input),
+      processCall: async (input) => {
+        const { path } = input.parameters as { path: string };
+        return { ...template, content: readFileSync(join(workspace, path), "utf8") };
+      },
+    };
 
     const direct = async (): Promise<Sample> => {
-      const cpu0 = process.cpuUsage();
-      const t0 = performance.now();
+      const end = block();
       for (let i = 0; i < calls; i++) {
         const result = await processor.processCall({
           toolId: "file-read",
@@ -147,51 +171,48 @@ export async function run(calls = 300, rounds = 7) {
         });
         if (result.isError) throw new Error(result.content);
       }
-      const cpu = process.cpuUsage(cpu0);
-      return {
-        wallUs: ((performance.now() - t0) * 1000) / calls,
-        cpuUs: (cpu.user + cpu.system) / calls,
-      };
+      return end(calls);
     };
-    const measures = {
-      direct,
-      text: () => turns(plain, calls, false),
-      plain: () => turns(plain, calls, true),
-      aintern: () => turns(aintern, calls, true),
-      ainternNoStream: () => turns(ainternNoStream, calls, true),
-    } as const;
-    type Name = keyof typeof measures;
-    const names = Object.keys(measures) as Name[];
-    for (const name of names) await measures[name]();
-    const cpu = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<Name, number[]>;
-    const wall = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<
-      Name,
-      number[]
-    >;
-    for (let r = 0; r < rounds; r++) {
-      const order = names.map((_, i) => names[(i + r) % names.length]!);
-      for (const name of order) {
-        const sample = await measures[name]();
-        cpu[name].push(sample.cpuUs);
-        wall[name].push(sample.wallUs);
-      }
-    }
-    const figures = (t: Record<Name, number[]>, variant: "aintern" | "ainternNoStream") => {
-      const added = median(t[variant].map((v, i) => v - t.plain[i]!));
-      return {
-        textTurnUs: round(median(t.text)),
-        plainToolTurnUs: round(median(t.plain)),
-        ainternToolTurnUs: round(median(t[variant])),
-        aiSdkPerCallUs: round(median(t.plain.map((v, i) => v - t.text[i]!))),
-        addedPerCallUs: round(added),
-        shareOfAiSdkPerCall: round(
-          median(t[variant].map((v, i) => (v - t.plain[i]!) / (t.plain[i]! - t.text[i]!))),
-        ),
-        shareOfPlainTurn: round(median(t[variant].map((v, i) => (v - t.plain[i]!) / t.plain[i]!))),
-        processCallAloneUs: round(median(t.direct)),
-      };
-    };
+    const aintern = toAiSdkTools(processor);
+    const ainternNoStream = toAiSdkTools(processor, { streamProgress: false });
+    const adapterOnly = toAiSdkTools(answering);
+    const { cpu, wall } = await interleavedRounds(
+      {
+        direct,
+        text: () => turns(plain, calls, false),
+        plain: () => turns(plain, calls, true),
+        aintern: () => turns(aintern, calls, true),
+        ainternNoStream: () => turns(ainternNoStream, calls, true),
+        adapterOnly: () => turns(adapterOnly, calls, true),
+      },
+      rounds,
+    );
+    load.push(loadavg()[0]!);
+    type Rounds = typeof cpu;
+    const perRound = (t: Rounds, f: (i: number) => number) => spread(t.plain.map((_, i) => f(i)));
+    const figures = (t: Rounds, variant: "aintern" | "ainternNoStream"): AdapterFigures => ({
+      textTurnUs: spread(t.text),
+      plainToolTurnUs: spread(t.plain),
+      ainternToolTurnUs: spread(t[variant]),
+      aiSdkPerCallUs: perRound(t, (i) => t.plain[i]! - t.text[i]!),
+      addedPerCallUs: perRound(t, (i) => t[variant][i]! - t.plain[i]!),
+      shareOfAiSdkPerCall: perRound(
+        t,
+        (i) => (t[variant][i]! - t.plain[i]!) / (t.plain[i]! - t.text[i]!),
+      ),
+      shareOfPlainTurn: perRound(t, (i) => (t[variant][i]! - t.plain[i]!) / t.plain[i]!),
+      processCallAloneUs: spread(t.direct),
+      adapterLayerUs: perRound(t, (i) => t.adapterOnly[i]! - t.plain[i]!),
+      processorInTurnUs: perRound(t, (i) => t[variant][i]! - t.adapterOnly[i]!),
+    });
     return {
+      node: process.version,
+      cpus: availableParallelism(),
+      date: new Date()
+        .toISOString()
+        .replace(/:\d\d\.\d+Z$/, " UTC")
+        .replace("T", " "),
+      loadAverage: { start: load[0]!, end: load[1]! },
       cpu: figures(cpu, "aintern"),
       wall: figures(wall, "aintern"),
       cpuNoStream: figures(cpu, "ainternNoStream"),
@@ -208,24 +229,27 @@ export async function run(calls = 300, rounds = 7) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = await run();
   const rows = [
-    ["(a) AI SDK text turn", "textTurnUs"],
-    ["(b) plain AI SDK tool turn", "plainToolTurnUs"],
-    ["(c) aintern tool turn (audited)", "ainternToolTurnUs"],
-    ["AI SDK's own per-call cost, (b) - (a)", "aiSdkPerCallUs"],
-    ["added by aintern per call, (c) - (b)", "addedPerCallUs"],
-    ["added / AI SDK's per-call cost", "shareOfAiSdkPerCall"],
-    ["added / plain tool turn", "shareOfPlainTurn"],
-    ["(e) processor.processCall alone", "processCallAloneUs"],
+    ["(a) AI SDK text turn", "textTurnUs", 0],
+    ["(b) plain AI SDK tool turn", "plainToolTurnUs", 0],
+    ["(c) aintern tool turn (audited)", "ainternToolTurnUs", 0],
+    ["AI SDK's own per-call cost, (b) − (a)", "aiSdkPerCallUs", 0],
+    ["added by aintern per call, (c) − (b)", "addedPerCallUs", 0],
+    ["added / AI SDK's per-call cost", "shareOfAiSdkPerCall", 2],
+    ["added / plain tool turn", "shareOfPlainTurn", 2],
+    ["(e) processor.processCall alone", "processCallAloneUs", 0],
+    ["adapter layer alone, (f) − (b)", "adapterLayerUs", 0],
+    ["the processor inside the turn, (c) − (f)", "processorInTurnUs", 0],
   ] as const;
   process.stdout.write(
-    `AI SDK generateText, one tool call per turn, ${figures.calls} turns x ${figures.rounds} rounds (µs per turn)\n\n`,
+    `AI SDK generateText, one tool call per turn, node ${figures.node}, ${figures.cpus} CPUs, ${figures.date}, load average ${figures.loadAverage.start.toFixed(1)} -> ${figures.loadAverage.end.toFixed(1)}, ${figures.rounds} rounds of ${figures.calls} turns: µs per turn, median (range of rounds)\n\n`,
   );
   process.stdout.write(
     "| measure | CPU | wall | CPU, streamProgress off | wall, streamProgress off |\n|---|---|---|---|---|\n",
   );
-  for (const [label, key] of rows) {
-    process.stdout.write(
-      `| ${label} | ${figures.cpu[key]} | ${figures.wall[key]} | ${figures.cpuNoStream[key]} | ${figures.wallNoStream[key]} |\n`,
+  for (const [label, key, digits] of rows) {
+    const cells = [figures.cpu, figures.wall, figures.cpuNoStream, figures.wallNoStream].map((f) =>
+      formatSpread(f[key], digits),
     );
+    process.stdout.write(`| ${label} | ${cells.join(" | ")} |\n`);
   }
 }

@@ -48,6 +48,7 @@ import {
   TOOL_EXECUTIONS_TABLE,
 } from "../src/store/index.js";
 import { defineTool } from "../src/tools/index.js";
+import { block, median, percentile, round2, type Sample } from "./measure.js";
 
 /** Targets from the issue. */
 export const targets = {
@@ -142,38 +143,6 @@ function registry(): ToolRegistry {
 
 function now(): number {
   return performance.now();
-}
-
-/** Microseconds per call of one measured block: wall clock, and this process's CPU time. */
-interface Sample {
-  readonly wallUs: number;
-  readonly cpuUs: number;
-}
-
-/** Starts a measured block; the returned function ends it and divides by `calls`. */
-function block(): (calls: number) => Sample {
-  const cpu0 = process.cpuUsage();
-  const t0 = now();
-  return (calls) => {
-    const wall = now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    return { wallUs: (wall * 1000) / calls, cpuUs: (cpu.user + cpu.system) / calls };
-  };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 // ------------------------------------------------------------------ (a) the floor
