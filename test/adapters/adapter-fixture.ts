@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { AinternGate } from "../../src/adapters/shared/index.js";
 import { RememberedPermissions } from "../../src/approval/index.js";
-import { type ApprovalHandler, ToolCallProcessor } from "../../src/calls/index.js";
+import {
+  ApprovalDecision,
+  type ApprovalHandler,
+  type ApproveOptions,
+  ToolCallProcessor,
+} from "../../src/calls/index.js";
 import { RiskLevel, ToolCategory } from "../../src/core/index.js";
 import type { AuditEntry } from "../../src/execution/index.js";
 import { ToolExecutor } from "../../src/execution/index.js";
@@ -117,3 +122,24 @@ export const mixedTurn = [
   ["call-bad", "file-write", { path: "notes.txt", content: 42 }],
   ["call-escape", "file-read", { path: "../../etc/passwd" }],
 ] as const;
+
+/** Audit rows as "tool status" strings, sorted, to compare as a multiset. */
+export async function auditSummary(fixture: AdapterFixture): Promise<string[]> {
+  return (await fixture.audit()).map((row) => `${row.toolName} ${row.status}`).sort();
+}
+
+/**
+ * A person at aintern's approval handler: notes each tool asked about in `asked` (with
+ * " (warning)" when aintern gave the Critical warning), denies `terminal-execute` ("Never on this
+ * host") and approves the rest with `approve`.
+ */
+export function personAtHandler(asked: string[], approve: ApproveOptions = {}): ApprovalHandler {
+  return {
+    requestApproval(request, _signal, details) {
+      asked.push(`${request.toolId}${details?.warning === undefined ? "" : " (warning)"}`);
+      return request.toolId === "terminal-execute"
+        ? ApprovalDecision.deny("Never on this host").bindTo(request)
+        : ApprovalDecision.approve(approve).bindTo(request);
+    },
+  };
+}

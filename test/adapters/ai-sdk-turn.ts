@@ -1,4 +1,3 @@
-import type { AdapterFixture } from "./adapter-fixture.js";
 import { mixedTurn } from "./adapter-fixture.js";
 
 /** A tool call a mock model makes. */
@@ -45,7 +44,34 @@ export function textAnswer(text: string) {
   };
 }
 
-/** Audit rows as "tool status" strings, sorted, to compare as a multiset. */
-export async function auditSummary(fixture: AdapterFixture): Promise<string[]> {
-  return (await fixture.audit()).map((row) => `${row.toolName} ${row.status}`).sort();
+/** What a mock model answers to one `generateText` step. */
+export type ModelAnswer = ReturnType<typeof toolCallsAnswer> | ReturnType<typeof textAnswer>;
+
+/** A part a mock model streams. */
+export type StreamChunk =
+  | { readonly type: "stream-start"; readonly warnings: [] }
+  | ({ readonly type: "tool-call" } & ScriptedCall)
+  | { readonly type: "text-start" | "text-end"; readonly id: string }
+  | { readonly type: "text-delta"; readonly id: string; readonly delta: string }
+  | {
+      readonly type: "finish";
+      readonly finishReason: ReturnType<typeof toolCallsAnswer | typeof textAnswer>["finishReason"];
+      readonly usage: typeof usage;
+    };
+
+/** Two streamed model answers: one tool call, then the text "done". */
+export function progressStream(call: ScriptedCall): StreamChunk[][] {
+  return [
+    [
+      { type: "stream-start", warnings: [] },
+      { type: "tool-call", ...call },
+      { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+    ],
+    [
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: "done" },
+      { type: "text-end", id: "t" },
+      { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+    ],
+  ];
 }

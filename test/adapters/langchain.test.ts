@@ -2,15 +2,20 @@ import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { createAgent } from "langchain";
+import { createAgent, createMiddleware } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type AinternApprovalRequest,
   toLangChainTools,
+  unknownToolMiddleware,
 } from "../../src/adapters/langchain/index.js";
-import { ApprovalDecision } from "../../src/calls/index.js";
-import { type AdapterFixture, makeAdapterFixture, mixedTurn } from "./adapter-fixture.js";
-import { auditSummary } from "./ai-sdk-turn.js";
+import {
+  type AdapterFixture,
+  auditSummary,
+  makeAdapterFixture,
+  mixedTurn,
+  personAtHandler,
+} from "./adapter-fixture.js";
 
 /** A chat model that answers with the scripted messages, in order, whatever tools it is bound to. */
 class ScriptedChatModel extends BaseChatModel {
@@ -60,14 +65,7 @@ describe("LangChain: toLangChainTools in createAgent's loop", () => {
   it("runs a mixed-risk turn: Safe runs, Medium is asked and runs, Critical is asked with its warning and denied, bad arguments get aintern's field message, a path escape is refused, each as a ToolMessage with the right status, all audited; the remembered approval holds next turn", async () => {
     const asked: string[] = [];
     fixture = await makeAdapterFixture({
-      approvalHandler: {
-        requestApproval(request, _signal, details) {
-          asked.push(`${request.toolId}${details?.warning === undefined ? "" : " (warning)"}`);
-          return request.toolId === "terminal-execute"
-            ? ApprovalDecision.deny("Never on this host").bindTo(request)
-            : ApprovalDecision.approve({ rememberForSession: true }).bindTo(request);
-        },
-      },
+      approvalHandler: personAtHandler(asked, { rememberForSession: true }),
     });
     const model = new ScriptedChatModel([
       calls(mixedTurn.map(([id, tool, args]) => [id, tool, { ...args }] as const)),
@@ -123,6 +121,40 @@ describe("LangChain: toLangChainTools in createAgent's loop", () => {
     expect(message.status).toBe("error");
     expect(message.tool_call_id).toBe("c1");
     expect(String(message.content)).toMatch(/path/);
+  });
+});
+
+describe("LangChain: a call to a tool the agent does not have", () => {
+  const misspelled = () =>
+    new ScriptedChatModel([
+      calls([["c1", "file-raed", { path: "src/app.ts" }]]),
+      new AIMessage("done"),
+    ]);
+
+  it("gets createAgent's own error ToolMessage by default, naming the tools (aintern never sees the call)", async () => {
+    fixture = await makeAdapterFixture();
+    const agent = createAgent({ model: misspelled(), tools: toLangChainTools(fixture.processor) });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "read" }] });
+    const c1 = toolMessages(result.messages).get("c1");
+    expect(c1?.status).toBe("error");
+    expect(String(c1?.content)).toMatch(/file-raed.*file-read/s);
+    expect(await auditSummary(fixture)).toEqual([]);
+  });
+
+  it("with unknownToolMiddleware, gets aintern's not-found message as an error ToolMessage, and the call is audited", async () => {
+    fixture = await makeAdapterFixture();
+    const agent = createAgent({
+      model: misspelled(),
+      tools: toLangChainTools(fixture.processor),
+      middleware: [createMiddleware(unknownToolMiddleware(fixture.processor))],
+    });
+    const result = await agent.invoke({ messages: [{ role: "user", content: "read" }] });
+    const c1 = toolMessages(result.messages).get("c1");
+    expect(c1?.status).toBe("error");
+    expect(String(c1?.content)).toMatch(/Tool 'file-raed' not found\. Did you mean 'file-read'\?/);
+    expect(await auditSummary(fixture)).toEqual([
+      expect.stringMatching(/^file-raed (failed|validationError)$/),
+    ]);
   });
 });
 

@@ -15,9 +15,13 @@ import {
   applyDecisions,
   toAgentsTools,
 } from "../../src/adapters/openai-agents/index.js";
-import { ApprovalDecision } from "../../src/calls/index.js";
-import { type AdapterFixture, makeAdapterFixture, mixedTurn } from "./adapter-fixture.js";
-import { auditSummary } from "./ai-sdk-turn.js";
+import {
+  type AdapterFixture,
+  auditSummary,
+  makeAdapterFixture,
+  mixedTurn,
+  personAtHandler,
+} from "./adapter-fixture.js";
 
 /** A model that answers with the scripted responses, in order. */
 class ScriptedModel implements Model {
@@ -80,7 +84,14 @@ function outputs(items: readonly unknown[]): Map<string, string> {
   for (const item of items) {
     if (item instanceof RunToolCallOutputItem && item.rawItem.type === "function_call_result") {
       const output = item.rawItem.output;
-      found.set(item.rawItem.callId, typeof output === "string" ? output : JSON.stringify(output));
+      found.set(
+        item.rawItem.callId,
+        typeof output === "string"
+          ? output
+          : "type" in output && output.type === "text"
+            ? output.text
+            : JSON.stringify(output),
+      );
     }
   }
   return found;
@@ -163,16 +174,10 @@ describe("OpenAI Agents: toAgentsTools", () => {
     expect(fixture.read("next.txt")).toBe("again");
   });
 
-  it("asks aintern's handler inline: the Critical call is denied with aintern's message", async () => {
+  it("asks aintern's handler inline: Medium is asked and runs, the Critical call is asked with its warning and denied with aintern's message", async () => {
     await fixture.close();
-    fixture = await makeAdapterFixture({
-      approvalHandler: {
-        requestApproval: (request) =>
-          request.toolId === "terminal-execute"
-            ? ApprovalDecision.deny("Never on this host").bindTo(request)
-            : ApprovalDecision.approve().bindTo(request),
-      },
-    });
+    const asked: string[] = [];
+    fixture = await makeAdapterFixture({ approvalHandler: personAtHandler(asked) });
     const agent = new Agent({
       name: "dev",
       model: new ScriptedModel([calls(agentsTurn), text("done")]),
@@ -182,7 +187,48 @@ describe("OpenAI Agents: toAgentsTools", () => {
     expect(result.finalOutput).toBe("done");
     const answered = outputs(result.newItems);
     expect(answered.get("call-critical")).toMatch(/denied.*Never on this host/s);
+    expect(asked.sort()).toEqual(["file-write", "terminal-execute (warning)"]);
     expect(fixture.read("notes.txt")).toBe("hello");
+    expect(fixture.commands).toEqual([]);
+  });
+});
+
+describe("OpenAI Agents: a call to a tool the agent does not have", () => {
+  beforeEach(async () => {
+    fixture = await makeAdapterFixture();
+  });
+
+  it("ends the run with the SDK's ModelBehaviorError by default (the SDK's own behaviour)", async () => {
+    const agent = new Agent({
+      name: "dev",
+      model: new ScriptedModel([calls([["c1", "file_raed", { path: "src/app.ts" }]])]),
+      tools: toAgentsTools(fixture.processor),
+    });
+    await expect(run(agent, "read")).rejects.toThrow(/Tool file_raed not found/);
+  });
+
+  it("with the tools' runOptions, answers a misspelled name and an aintern id with aintern's message in the SDK's names, and the run goes on", async () => {
+    const tools = toAgentsTools(fixture.processor);
+    const agent = new Agent({
+      name: "dev",
+      model: new ScriptedModel([
+        calls([
+          ["c1", "file_raed", { path: "src/app.ts" }],
+          ["c2", "file-read", { path: "src/app.ts" }],
+          ["c3", "file_read", { path: "src/app.ts" }],
+        ]),
+        text("done"),
+      ]),
+      tools,
+    });
+    const result = await run(agent, "read", { ...tools.runOptions });
+    expect(result.finalOutput).toBe("done");
+    const answered = outputs(result.newItems);
+    expect(answered.get("c1")).toBe(
+      "Tool 'file_raed' not found. Did you mean 'file_read'? Available: file_read, file_write, terminal_execute.",
+    );
+    expect(answered.get("c2")).toMatch(/^Tool 'file-read' not found\. Did you mean 'file_read'\?/);
+    expect(answered.get("c3")).toMatch(/answer = 42/);
   });
 });
 

@@ -7,3 +7,8 @@ export {
   type LangChainToolsOptions,
   toLangChainTools,
 } from "./to-langchain-tools.js";
+export {
+  type UnknownToolMiddleware,
+  type UnknownToolMiddlewareOptions,
+  unknownToolMiddleware,
+} from "./unknown-tool-middleware.js";

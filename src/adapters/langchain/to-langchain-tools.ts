@@ -84,7 +84,7 @@ export class AinternLangChainTool extends DynamicStructuredTool<
 
   constructor(
     processor: AinternGate,
-    source: AinternTool,
+    source: Pick<AinternTool, "id" | "description" | "inputSchema">,
     sessionId: string,
     approval: LangChainApprovalMode = "inline",
   ) {

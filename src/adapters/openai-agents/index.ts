@@ -1,4 +1,5 @@
 export { agentsToolNames } from "./agents-tool-names.js";
+export type { AgentsRunOptions } from "./agents-unknown-tool.js";
 export {
   type ApplyDecisionsOptions,
   applyDecisions,

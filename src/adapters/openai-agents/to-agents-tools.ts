@@ -5,6 +5,7 @@ import type { Tool as AinternTool } from "../../tools/index.js";
 import { type AinternGate, selectTools, takeDecisionRecorded } from "../shared/index.js";
 import { agentsToolNames } from "./agents-tool-names.js";
 import { bindAgentsTool } from "./agents-tool-registry.js";
+import { type AgentsRunOptions, agentsRunOptions } from "./agents-unknown-tool.js";
 
 /**
  * Who asks a person about calls that need approval:
@@ -36,6 +37,12 @@ export interface AgentsToolsOptions {
 export type AgentsTools = Tool<unknown>[] & {
   /** SDK tool name (`file_read`) -> aintern tool id (`file-read`). */
   readonly toolIds: ReadonlyMap<string, string>;
+  /**
+   * For `run(agent, input, { ...tools.runOptions })`: a call to a tool name the agent does not
+   * have gets aintern's "not found, did you mean" message instead of ending the run with the SDK's
+   * `ModelBehaviorError`.
+   */
+  readonly runOptions: AgentsRunOptions;
 };
 
 type ObjectSchema = JsonSchemaDefinition["schema"];
@@ -50,13 +57,18 @@ type LooseObjectSchema = Extract<ObjectSchema, { additionalProperties: true }>;
  * tools), decides on it, runs it and audits it; the model gets aintern's text, also for
  * failures, refusals and denials.
  *
+ * A call to a tool name the agent does not have ends the run with the SDK's `ModelBehaviorError`
+ * unless `runOptions` are given to `run`: then the model gets aintern's "not found, did you mean"
+ * message (with the SDK's names) and the run goes on.
+ *
  * @example
  * ```ts
- * const agent = new Agent({ name: "dev", tools: toAgentsTools(processor, { approval: "framework" }) });
- * let result = await run(agent, "tidy up");
+ * const tools = toAgentsTools(processor, { approval: "framework" });
+ * const agent = new Agent({ name: "dev", tools });
+ * let result = await run(agent, "tidy up", { ...tools.runOptions });
  * for (const item of result.interruptions) result.state.approve(item);
  * await applyDecisions(result.state, processor);
- * result = await run(agent, result.state);
+ * result = await run(agent, result.state, { ...tools.runOptions });
  * ```
  */
 export function toAgentsTools(
@@ -121,7 +133,7 @@ export function toAgentsTools(
           }),
     );
   }
-  return Object.assign(tools, { toolIds: names });
+  return Object.assign(tools, { toolIds: names, runOptions: agentsRunOptions([...names.keys()]) });
 }
 
 /** The tool's schema rewritten for strict mode, or undefined when it cannot be. */
