@@ -11,7 +11,8 @@ export async function agentsTurn(
 ): Promise<unknown> {
   const tools = toAgentsTools(processor, { approval: "framework" });
   const agent = new Agent({ name: "dev", instructions: "Help with the repository.", tools });
-  let result = await run(agent, "Tidy up the workspace");
+  // runOptions: a call to a tool name the agent lacks gets aintern's "did you mean" message.
+  let result = await run(agent, "Tidy up the workspace", { ...tools.runOptions });
   while (result.interruptions.length > 0) {
     for (const item of result.interruptions) {
       // tools.toolIds.get(item.name) is the aintern id ("file_read" -> "file-read").
@@ -20,7 +21,7 @@ export async function agentsTurn(
       else result.state.approve(item, { alwaysApprove: answer === "always" });
     }
     await applyDecisions(result.state, processor); // audited; "always" becomes a session permission
-    result = await run(agent, result.state);
+    result = await run(agent, result.state, { ...tools.runOptions });
   }
   return result.finalOutput;
 }
