@@ -1,13 +1,7 @@
-import type { ToolProgress } from "../../context/index.js";
-import type { ProcessCallResult } from "../shared/index.js";
+import type { ProcessCallResult, ProgressReport } from "../shared/index.js";
 
 /** A progress report of a running aintern tool: an AI SDK preliminary tool result. */
-export interface AinternToolProgress {
-  readonly type: "progress";
-  readonly message: string;
-  /** 0 to 100, when the tool knows. */
-  readonly percentComplete?: number;
-}
+export type AinternToolProgress = ProgressReport;
 
 /** The final output of an aintern tool: what the model is told, and whether it is an error. */
 export interface AinternToolResult {
@@ -23,16 +17,6 @@ export interface AinternToolResult {
 
 /** What an aintern tool's `execute` yields in the AI SDK: progress reports, then its result. */
 export type AinternToolOutput = AinternToolProgress | AinternToolResult;
-
-export function toolProgressOutput(progress: ToolProgress): AinternToolProgress {
-  return {
-    type: "progress",
-    message: progress.message === "" ? progress.progressText : progress.message,
-    ...(progress.percentComplete === undefined
-      ? {}
-      : { percentComplete: progress.percentComplete }),
-  };
-}
 
 export function toolResultOutput(result: ProcessCallResult): AinternToolResult {
   return {

@@ -2,16 +2,12 @@ import { dynamicTool, jsonSchema, type ModelMessage, type ToolSet } from "ai";
 import type { Tool as AinternTool } from "../../tools/index.js";
 import {
   type AinternGate,
+  progressReport,
   progressThenResult,
   selectTools,
   takeDecisionRecorded,
 } from "../shared/index.js";
-import {
-  type AinternToolOutput,
-  toModelOutputOf,
-  toolProgressOutput,
-  toolResultOutput,
-} from "./ai-sdk-tool-output.js";
+import { type AinternToolOutput, toModelOutputOf, toolResultOutput } from "./ai-sdk-tool-output.js";
 import { approvalAnswers, wasApprovalRequested } from "./find-approval-response.js";
 
 /**
@@ -119,7 +115,7 @@ function aiSdkTool(
         processor.processCall({ ...base, onProgress }),
       )) {
         yield item.kind === "progress"
-          ? toolProgressOutput(item.progress)
+          ? progressReport(item.progress)
           : toolResultOutput(item.result);
       }
     })();

@@ -11,6 +11,8 @@ import type { Tool as AinternTool } from "../../tools/index.js";
 import {
   type AinternGate,
   type ProcessCallResult,
+  type ProgressReport,
+  progressReport,
   progressThenResult,
   selectTools,
 } from "../shared/index.js";
@@ -59,11 +61,7 @@ export interface LangChainToolsOptions {
 }
 
 /** A progress report of a running aintern tool, streamed as a LangChain tool event. */
-export interface AinternToolEvent {
-  readonly type: "progress";
-  readonly message: string;
-  readonly percentComplete?: number;
-}
+export type AinternToolEvent = ProgressReport;
 
 /**
  * An aintern tool as a LangChain `DynamicStructuredTool`. It answers every call with a
@@ -126,14 +124,7 @@ export class AinternLangChainTool extends DynamicStructuredTool<
           }),
         )) {
           if (item.kind === "result") return answer(item.result, toolCallId);
-          yield {
-            type: "progress",
-            message:
-              item.progress.message === "" ? item.progress.progressText : item.progress.message,
-            ...(item.progress.percentComplete === undefined
-              ? {}
-              : { percentComplete: item.progress.percentComplete }),
-          };
+          yield progressReport(item.progress);
         }
         throw new Error("The call ended without a result");
       },

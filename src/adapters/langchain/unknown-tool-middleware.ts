@@ -25,7 +25,8 @@ export interface UnknownToolMiddleware {
  * `status: "error"`) and the call is audited with its arguments; calls to the agent's tools pass
  * on unchanged. Without it LangChain's `createAgent` answers such a call itself ("is not a valid
  * tool") and aintern never sees it. Give it to LangChain's `createMiddleware` (this entry does not
- * load the `langchain` package).
+ * load the `langchain` package); list it after any middleware that supplies tools of its own
+ * for names the agent was not given, which it would otherwise take for unknown.
  *
  * @example
  * ```ts

@@ -7,7 +7,7 @@ export type {
   RecordDecisionInput,
   RecordedDecision,
 } from "./gate-port.js";
-export { progressThenResult } from "./progress-stream.js";
+export { type ProgressReport, progressReport, progressThenResult } from "./progress-stream.js";
 export {
   isDecisionRecorded,
   markDecisionRecorded,

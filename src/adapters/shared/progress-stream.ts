@@ -1,5 +1,24 @@
 import type { ToolProgress } from "../../context/index.js";
 
+/** A progress report of a running aintern tool, as the adapters stream it to a framework. */
+export interface ProgressReport {
+  readonly type: "progress";
+  readonly message: string;
+  /** 0 to 100, when the tool knows. */
+  readonly percentComplete?: number;
+}
+
+/** A tool's progress as a {@link ProgressReport}: its message, or its progress text. */
+export function progressReport(progress: ToolProgress): ProgressReport {
+  return {
+    type: "progress",
+    message: progress.message === "" ? progress.progressText : progress.message,
+    ...(progress.percentComplete === undefined
+      ? {}
+      : { percentComplete: progress.percentComplete }),
+  };
+}
+
 /**
  * Runs `start` and yields each progress report it makes while it runs, then its result: the
  * shape of an async generator tool (AI SDK preliminary results, LangChain tool events). A
