@@ -6,7 +6,9 @@
  *       zod schema reads the file, then the model answers text (two steps);
  *   (c) aintern tool turn: the same with `toAiSdkTools(processor)`: the call goes through the
  *       processor's `processCall` (validation, policy, execution, an audit row in a SQLite file);
- *   (d) as (c), `streamProgress: false` (execute returns a promise, no async generator);
+ *   (d) as (c), `streamProgress: false` (execute returns a promise, no async generator), and as
+ *       (c) with `approval: "framework"` (the AI SDK asks `needsApproval` first, which asks the
+ *       processor's policy; a Safe call needs no approval, so the turn still has two steps);
  *   (e) `processor.processCall` alone, the same call, no AI SDK;
  *   (f) the adapter over a gate that reads the file and answers at once (no processor): the
  *       adapter layer's own cost, apart from the processor's.
@@ -175,6 +177,7 @@ export async function run(calls = 300, rounds = 9) {
     };
     const aintern = toAiSdkTools(processor);
     const ainternNoStream = toAiSdkTools(processor, { streamProgress: false });
+    const ainternFramework = toAiSdkTools(processor, { approval: "framework" });
     const adapterOnly = toAiSdkTools(answering);
     const { cpu, wall } = await interleavedRounds(
       {
@@ -183,6 +186,7 @@ export async function run(calls = 300, rounds = 9) {
         plain: () => turns(plain, calls, true),
         aintern: () => turns(aintern, calls, true),
         ainternNoStream: () => turns(ainternNoStream, calls, true),
+        ainternFramework: () => turns(ainternFramework, calls, true),
         adapterOnly: () => turns(adapterOnly, calls, true),
       },
       rounds,
@@ -190,7 +194,8 @@ export async function run(calls = 300, rounds = 9) {
     load.push(loadavg()[0]!);
     type Rounds = typeof cpu;
     const perRound = (t: Rounds, f: (i: number) => number) => spread(t.plain.map((_, i) => f(i)));
-    const figures = (t: Rounds, variant: "aintern" | "ainternNoStream"): AdapterFigures => ({
+    type Variant = "aintern" | "ainternNoStream" | "ainternFramework";
+    const figures = (t: Rounds, variant: Variant): AdapterFigures => ({
       textTurnUs: spread(t.text),
       plainToolTurnUs: spread(t.plain),
       ainternToolTurnUs: spread(t[variant]),
@@ -216,7 +221,7 @@ export async function run(calls = 300, rounds = 9) {
       cpu: figures(cpu, "aintern"),
       wall: figures(wall, "aintern"),
       cpuNoStream: figures(cpu, "ainternNoStream"),
-      wallNoStream: figures(wall, "ainternNoStream"),
+      cpuFramework: figures(cpu, "ainternFramework"),
       calls,
       rounds,
     };
@@ -244,10 +249,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `AI SDK generateText, one tool call per turn, node ${figures.node}, ${figures.cpus} CPUs, ${figures.date}, load average ${figures.loadAverage.start.toFixed(1)} -> ${figures.loadAverage.end.toFixed(1)}, ${figures.rounds} rounds of ${figures.calls} turns: µs per turn, median (range of rounds)\n\n`,
   );
   process.stdout.write(
-    "| measure | CPU | wall | CPU, streamProgress off | wall, streamProgress off |\n|---|---|---|---|---|\n",
+    "| measure | CPU | wall | CPU, streamProgress off | CPU, approval framework |\n|---|---|---|---|---|\n",
   );
   for (const [label, key, digits] of rows) {
-    const cells = [figures.cpu, figures.wall, figures.cpuNoStream, figures.wallNoStream].map((f) =>
+    const cells = [figures.cpu, figures.wall, figures.cpuNoStream, figures.cpuFramework].map((f) =>
       formatSpread(f[key], digits),
     );
     process.stdout.write(`| ${label} | ${cells.join(" | ")} |\n`);
