@@ -16,7 +16,7 @@ import { ToolExecutor } from "../../src/execution/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { defineTool } from "../../src/tools/index.js";
+import { defineTool, type Tool } from "../../src/tools/index.js";
 
 /**
  * A workspace on disk, a real SQLite store (audit, calls, permissions) and a processor over three
@@ -38,7 +38,7 @@ export interface AdapterFixture {
 }
 
 export async function makeAdapterFixture(
-  options: { approvalHandler?: ApprovalHandler; sessionId?: string } = {},
+  options: { approvalHandler?: ApprovalHandler; sessionId?: string; extraTools?: Tool[] } = {},
 ): Promise<AdapterFixture> {
   const root = mkdtempSync(join(tmpdir(), "aintern-adapter-"));
   const workspace = join(root, "workspace");
@@ -87,7 +87,7 @@ export async function makeAdapterFixture(
     }),
   ];
   const executor = new ToolExecutor({
-    registry: new ToolRegistry({ tools }),
+    registry: new ToolRegistry({ tools: [...tools, ...(options.extraTools ?? [])] }),
     audit: store.audit,
     workspacePath: workspace,
   });

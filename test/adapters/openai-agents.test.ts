@@ -10,11 +10,14 @@ import {
   Usage,
 } from "@openai/agents";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   agentsToolNames,
   applyDecisions,
   toAgentsTools,
 } from "../../src/adapters/openai-agents/index.js";
+import { RiskLevel, ToolCategory } from "../../src/core/index.js";
+import { defineTool } from "../../src/tools/index.js";
 import {
   type AdapterFixture,
   auditSummary,
@@ -190,6 +193,51 @@ describe("OpenAI Agents: toAgentsTools", () => {
     expect(asked.sort()).toEqual(["file-write", "terminal-execute (warning)"]);
     expect(fixture.read("notes.txt")).toBe("hello");
     expect(fixture.commands).toEqual([]);
+  });
+});
+
+describe("OpenAI Agents: schemas", () => {
+  it("gives the SDK a strict schema it accepts as typed, and drops the model's nulls for optional properties before aintern validates", async () => {
+    const received: unknown[] = [];
+    fixture = await makeAdapterFixture({
+      extraTools: [
+        defineTool({
+          id: "code-search",
+          name: "Search",
+          description: "Searches the code.",
+          category: ToolCategory.Search,
+          riskLevel: RiskLevel.Safe,
+          inputSchema: z.object({ query: z.string(), limit: z.number().int().optional() }),
+          execute: (input) => {
+            received.push(input);
+            return "found";
+          },
+        }),
+      ],
+    });
+    const tools = toAgentsTools(fixture.processor, { tools: ["code-search"] });
+    const [search] = tools;
+    expect(search).toMatchObject({
+      type: "function",
+      name: "code_search",
+      strict: true,
+      parameters: { required: ["query", "limit"], additionalProperties: false },
+    });
+    const agent = new Agent({
+      name: "dev",
+      model: new ScriptedModel([
+        calls([
+          ["c1", "code_search", { query: "TODO", limit: null }],
+          ["c2", "code_search", { query: "FIXME", limit: 3 }],
+        ]),
+        text("done"),
+      ]),
+      tools,
+    });
+    const result = await run(agent, "search");
+    expect(result.finalOutput).toBe("done");
+    expect(outputs(result.newItems).get("c1")).toMatch(/found/);
+    expect(received).toEqual([{ query: "TODO" }, { query: "FIXME", limit: 3 }]);
   });
 });
 
