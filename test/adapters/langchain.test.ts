@@ -9,6 +9,7 @@ import {
   toLangChainTools,
   unknownToolMiddleware,
 } from "../../src/adapters/langchain/index.js";
+import { ApprovalDecision } from "../../src/calls/index.js";
 import {
   type AdapterFixture,
   auditSummary,
@@ -121,6 +122,26 @@ describe("LangChain: toLangChainTools in createAgent's loop", () => {
     expect(message.status).toBe("error");
     expect(message.tool_call_id).toBe("c1");
     expect(String(message.content)).toMatch(/path/);
+  });
+});
+
+describe("LangChain: progress", () => {
+  it("streams a tool's progress reports as LangChain tool events, then answers with the ToolMessage", async () => {
+    fixture = await makeAdapterFixture({
+      approvalHandler: { requestApproval: (request) => ApprovalDecision.approve().bindTo(request) },
+    });
+    const [terminal] = toLangChainTools(fixture.processor, { tools: ["terminal-execute"] });
+    const events: unknown[] = [];
+    const message = await terminal!.invoke(
+      { id: "c1", name: "terminal-execute", args: { command: "ls" }, type: "tool_call" },
+      { callbacks: [{ handleToolEvent: (chunk: unknown) => void events.push(chunk) }] },
+    );
+    expect(events).toEqual([
+      { type: "progress", message: expect.stringContaining("running ls"), percentComplete: 50 },
+    ]);
+    expect(message.status).toBe("success");
+    expect(String(message.content)).toMatch(/ran ls/);
+    expect(fixture.commands).toEqual(["ls"]);
   });
 });
 
