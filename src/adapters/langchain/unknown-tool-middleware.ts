@@ -23,8 +23,9 @@ export interface UnknownToolMiddleware {
  * Middleware hooks that send a model's call to a tool name the agent does not have through
  * aintern, so the model gets aintern's "not found, did you mean" message (as a `ToolMessage` with
  * `status: "error"`) and the call is audited with its arguments; calls to the agent's tools pass
- * on unchanged. Without it LangChain's `createAgent` answers such a call itself ("is not a valid
- * tool") and aintern never sees it. Give it to LangChain's `createMiddleware` (this entry does not
+ * on unchanged (a name that differs from a tool's id only in case runs that tool, through the
+ * same gate, as aintern's lookup is case-insensitive). Without it LangChain's `createAgent`
+ * answers such a call itself ("is not a valid tool") and aintern never sees it. Give it to LangChain's `createMiddleware` (this entry does not
  * load the `langchain` package); list it after any middleware that supplies tools of its own
  * for names the agent was not given, which it would otherwise take for unknown.
  *
