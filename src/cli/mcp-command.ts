@@ -1,15 +1,26 @@
 import { parseArgs } from "node:util";
 import {
+  type ConsoleApprovalHandler,
+  parseListen,
+  type RunningConsole,
+  startConsole,
+} from "../console/index.js";
+import {
   AinternMcpServer,
   introspectionVerifier,
+  type McpApprovalPages,
   serveMcpHttp,
   serveMcpStdio,
 } from "../mcp/index.js";
-import { openMcpRuntime } from "./mcp-runtime.js";
+import { type McpRuntime, openMcpRuntime } from "./mcp-runtime.js";
+
+/** Where `--console` without an address (and no `console.listen` in the config) listens. */
+const DEFAULT_CONSOLE_LISTEN = "127.0.0.1:7070";
 
 export const mcpUsage = `Usage:
   aintern mcp [--workspace DIR] [--db URL] [--tools builtin|readonly|MODULE]... [--config FILE]
-              [--http HOST:PORT [--token T|none]] [--upstream "CMD ARGS"]... [--approvals elicit|deny]
+              [--http HOST:PORT [--token T|none]] [--upstream "CMD ARGS"]...
+              [--approvals elicit|console|deny] [--console [HOST:PORT]]
 
   Serves tools to any MCP client (stdio by default, Streamable HTTP with --http), every call
   through aintern's policy, approvals (asked by elicitation) and audit log.
@@ -22,13 +33,24 @@ export const mcpUsage = `Usage:
   --upstream   Start an MCP server and serve its tools guarded (prefix up1_, up2_, ...); repeatable.
   --token      With --http: the bearer token to require (default: a random one, printed), or
                none (no token; refused unless the host is loopback).
-  --approvals  elicit (default: ask the person through the client) or deny (never ask).
+  --approvals  How a call that needs approval is asked:
+                 elicit   (default) through the client: the web console's page when the client
+                          supports URL elicitation and --console runs, else a form; a client
+                          that can do neither gets the headless rule (denied, saying why);
+                 console  in the web console (this process's --console, or \`aintern console\`
+                          on the same --db), for clients that cannot elicit;
+                 deny     never ask: such calls are denied (the headless rule).
+  --console    Run the web console in this process, on the same store (default 127.0.0.1:7070,
+               loopback only; another free port if that one is taken). Its sign-in link is
+               printed on stderr. The operator name comes from the config's console.operator,
+               else AINTERN_OPERATOR, else the OS user.
 `;
 
 /** `aintern mcp`: resolves when the server stopped. Returns the exit code. */
 export async function runMcpCommand(argv: readonly string[]): Promise<number> {
+  const { argv: rest, console: consoleFlag } = takeConsoleFlag(argv);
   const { values } = parseArgs({
-    args: [...argv],
+    args: rest,
     options: {
       workspace: { type: "string" },
       db: { type: "string" },
@@ -46,9 +68,21 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const approvals = values.approvals;
-  if (approvals !== undefined && approvals !== "elicit" && approvals !== "deny") {
-    process.stderr.write(`--approvals must be elicit or deny, not '${approvals}'\n`);
+  if (
+    approvals !== undefined &&
+    approvals !== "elicit" &&
+    approvals !== "console" &&
+    approvals !== "deny"
+  ) {
+    process.stderr.write(`--approvals must be elicit, console or deny, not '${approvals}'\n`);
     return 2;
+  }
+  if (consoleFlag !== undefined && consoleFlag !== true) {
+    const problem = consoleListenProblem(consoleFlag);
+    if (problem !== undefined) {
+      process.stderr.write(`${problem}\n`);
+      return 2;
+    }
   }
   let http: { host: string; port: number } | undefined;
   if (values.http !== undefined) {
@@ -75,12 +109,33 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
       : { tools: values.tools.flatMap((t) => t.split(",")).filter((t) => t !== "") }),
     ...(values.config === undefined ? {} : { config: values.config }),
     ...(values.upstream === undefined ? {} : { upstreams: values.upstream }),
+    ...(approvals === undefined ? {} : { approvals }),
+    console: consoleFlag !== undefined,
     onError: (error) => log(error.message),
   });
+  let running: RunningConsole | undefined;
+  if (consoleFlag !== undefined) {
+    try {
+      running = await startMcpConsole(runtime, consoleFlag === true ? undefined : consoleFlag, log);
+    } catch (error) {
+      await runtime.close();
+      process.stderr.write(`aintern mcp: --console: ${(error as Error).message}\n`);
+      return 2;
+    }
+  } else if (runtime.approvals === "console") {
+    log(
+      `approvals wait in the store for the web console: run \`aintern console --db ${runtime.storeUrl}\`, or add --console`,
+    );
+  }
+  const pages =
+    running === undefined || runtime.consoleApprovals === undefined
+      ? undefined
+      : consolePages(runtime.consoleApprovals, running.url, runtime);
   const server = new AinternMcpServer({
     registry: runtime.registry,
     processor: runtime.processor,
-    approvals: (approvals as "elicit" | "deny" | undefined) ?? runtime.config.approvals ?? "elicit",
+    approvals: runtime.approvals === "console" ? "handler" : runtime.approvals,
+    ...(pages === undefined ? {} : { approvalPages: pages }),
     ...(runtime.config.approvalTimeoutMs === undefined
       ? {}
       : { approvalTimeoutMs: runtime.config.approvalTimeoutMs }),
@@ -91,6 +146,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       await server.close();
+      await running?.close();
       await runtime.close();
     })();
     return stopping;
@@ -131,6 +187,118 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
   await handle.close();
   await stop();
   return 0;
+}
+
+/**
+ * Takes `--console`, `--console=HOST:PORT` or `--console HOST:PORT` out of `argv` (parseArgs has
+ * no option with an optional value): `true` for the bare flag, the address when one is given.
+ */
+export function takeConsoleFlag(argv: readonly string[]): {
+  argv: string[];
+  console: true | string | undefined;
+} {
+  const out: string[] = [];
+  let found: true | string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (arg.startsWith("--console=")) {
+      found = arg.slice("--console=".length);
+      continue;
+    }
+    if (arg !== "--console") {
+      out.push(arg);
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next !== undefined && !next.startsWith("-")) {
+      found = next;
+      i++;
+    } else {
+      found = true;
+    }
+  }
+  return { argv: out, console: found };
+}
+
+function consoleListenProblem(value: string): string | undefined {
+  const listen = /^\d{1,5}$/.test(value) ? `127.0.0.1:${value}` : value;
+  try {
+    const { host } = parseListen(listen);
+    if (!isLoopback(host)) {
+      return `--console binds to loopback only (asked for ${host}); run \`aintern console --allow-remote\` on the same --db to listen elsewhere`;
+    }
+  } catch {
+    return `--console must be HOST:PORT or PORT (for example 127.0.0.1:7070), not '${value}'`;
+  }
+  return undefined;
+}
+
+function isLoopback(host: string): boolean {
+  return host === "127.0.0.1" || host === "localhost" || host === "::1" || host.startsWith("127.");
+}
+
+/**
+ * Starts the web console on the runtime's store, printing its sign-in link on stderr (stdout is
+ * the MCP stream on stdio). Without an explicit address, a taken default port falls back to a
+ * free one.
+ */
+async function startMcpConsole(
+  runtime: McpRuntime,
+  given: string | undefined,
+  log: (line: string) => void,
+): Promise<RunningConsole> {
+  const configured = runtime.config.console?.listen;
+  const asked = given ?? configured ?? DEFAULT_CONSOLE_LISTEN;
+  const listen = /^\d{1,5}$/.test(asked) ? `127.0.0.1:${asked}` : asked;
+  const problem = consoleListenProblem(listen);
+  if (problem !== undefined) throw new Error(problem);
+  const start = (address: string) =>
+    startConsole({
+      store: runtime.store,
+      listen: address,
+      getTool: (id) => runtime.registry.getTool(id),
+      ...optionalOperator(runtime.config.console?.operator ?? process.env.AINTERN_OPERATOR),
+      ...(process.env.AINTERN_CONSOLE_TOKEN === undefined
+        ? {}
+        : { token: process.env.AINTERN_CONSOLE_TOKEN }),
+    });
+  let running: RunningConsole;
+  try {
+    running = await start(listen);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || given !== undefined) throw error;
+    const { host } = parseListen(listen);
+    log(`${listen} is taken; the console listens on another port`);
+    running = await start(`${host.includes(":") ? `[${host}]` : host}:0`);
+  }
+  log(`web console on ${running.url} (operator: ${running.operator})`);
+  log(`console sign-in link: ${running.loginUrl}`);
+  return running;
+}
+
+function optionalOperator(operator: string | undefined): { operator?: string } {
+  return operator === undefined || operator.trim() === "" ? {} : { operator };
+}
+
+/** The console's page of each pending approval, for URL elicitation. */
+function consolePages(
+  handler: ConsoleApprovalHandler,
+  baseUrl: string,
+  runtime: McpRuntime,
+): McpApprovalPages {
+  return {
+    async open(request, details) {
+      const approval = await handler.open(request, details);
+      return { id: approval.id, url: `${baseUrl}/approvals/${encodeURIComponent(approval.id)}` };
+    },
+    async withdraw(id) {
+      await runtime.store.approvals.expire(id);
+    },
+  };
 }
 
 function parseHostPort(value: string): { host: string; port: number } | undefined {

@@ -8,7 +8,12 @@ import {
   RememberedPermissions,
 } from "../approval/index.js";
 import { builtinTools } from "../builtin/index.js";
-import { type ApprovalHandler, ToolCallProcessor } from "../calls/index.js";
+import { ToolCallProcessor } from "../calls/index.js";
+import {
+  ConsoleApprovalHandler,
+  DEFAULT_CONSOLE_APPROVAL_TIMEOUT_MS,
+  reportExecutions,
+} from "../console/index.js";
 import { LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
 import {
   loadMcpConfig,
@@ -36,11 +41,13 @@ export interface McpRuntimeOptions {
   readonly upstreams?: readonly string[];
   /** Start the upstreams (default true; `aintern tools` and `doctor` start them too). */
   readonly startUpstreams?: boolean;
+  /** `--approvals`: default the config's, else `elicit`. */
+  readonly approvals?: "elicit" | "console" | "deny";
   /**
-   * Asks a person about calls the server does not settle itself (`--approvals console`: the web
-   * console's handler). Default: none.
+   * Whether a web console runs on this store (`--console`): calls can then be approved there
+   * (URL elicitation in `elicit` mode), and the console sees the running executions and stored calls.
    */
-  readonly approvalHandler?: ApprovalHandler;
+  readonly console?: boolean;
   readonly onError?: (error: Error) => void;
 }
 
@@ -56,6 +63,13 @@ export interface McpRuntime {
   readonly permissions: RememberedPermissions;
   /** The one gate every call goes through (`processCall`), for every connection. */
   readonly processor: ToolCallProcessor;
+  /** How approvals are asked: the flag's, else the config's, else `elicit`. */
+  readonly approvals: "elicit" | "console" | "deny";
+  /**
+   * The processor's approval handler when approvals can go to the web console (`--approvals
+   * console`, or `--console` in `elicit` mode): pending approvals are rows of the store.
+   */
+  readonly consoleApprovals?: ConsoleApprovalHandler;
   readonly upstreams: readonly McpUpstream[];
   close(): Promise<void>;
 }
@@ -140,18 +154,33 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
         ...config.limits,
       },
     });
+    const approvals = options.approvals ?? config.approvals ?? "elicit";
+    const toConsole =
+      approvals === "console" || (approvals === "elicit" && options.console === true);
+    const approvalTimeoutMs =
+      config.approvalTimeoutMs ?? (toConsole ? DEFAULT_CONSOLE_APPROVAL_TIMEOUT_MS : undefined);
+    const consoleApprovals = toConsole
+      ? new ConsoleApprovalHandler({
+          approvals: store.approvals,
+          workspacePath,
+          getTool: (id) => registry.getTool(id),
+          ...(approvalTimeoutMs === undefined ? {} : { timeoutMs: approvalTimeoutMs }),
+        })
+      : undefined;
     const processor = new ToolCallProcessor({
       executor,
       policy,
       permissions,
       workspacePath,
-      ...(options.approvalHandler === undefined
+      // With a console, calls are stored (the console shows each call's story) and their
+      // executions reported (its running page, its cancel button).
+      ...(consoleApprovals === undefined
         ? {}
-        : { approvalHandler: options.approvalHandler }),
-      ...(config.approvalTimeoutMs === undefined
-        ? {}
-        : { approvalTimeoutMs: config.approvalTimeoutMs }),
+        : { approvalHandler: consoleApprovals, store: store.calls }),
+      ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
     });
+    const stopReporting =
+      consoleApprovals === undefined ? undefined : reportExecutions(executor, store.executions);
     return {
       workspacePath,
       storeUrl,
@@ -162,8 +191,11 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       policy,
       permissions,
       processor,
+      approvals,
+      ...(consoleApprovals === undefined ? {} : { consoleApprovals }),
       upstreams,
       async close() {
+        stopReporting?.();
         await Promise.all(upstreams.map((u) => u.close()));
         await executor.close();
         await store.close();

@@ -31,7 +31,10 @@ export interface ConsoleApprovalHandlerConfig {
    * processor an `approvalTimeoutMs` at least as long: it stops waiting at whichever comes first.
    */
   readonly timeoutMs?: number;
-  /** The session the calls belong to (shown and filtered on in the console). */
+  /**
+   * The session the calls belong to (shown and filtered on in the console); default the
+   * session the processor names for each call (an MCP connection's).
+   */
   readonly sessionId?: string;
   /** Looks a tool up for the console: its input schema (to check edits) and category. */
   readonly getTool?: (toolId: string) => Tool | undefined;
@@ -80,16 +83,27 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
     signal: AbortSignal,
     details?: ApprovalPromptDetails,
   ): Promise<ApprovalDecision> {
+    const approval = await this.open(request, details);
+    return this.#awaitDecision(approval, request, signal);
+  }
+
+  /**
+   * Records the call as waiting for the console without waiting for the decision, and returns
+   * its row (the MCP server does this to send the row's page by URL elicitation before it waits).
+   * A later `requestApproval` for the same call id and arguments waits on this same row.
+   */
+  async open(request: ToolCallRequest, details?: ApprovalPromptDetails): Promise<PendingApproval> {
     const tool = safeTool(this.#config.getTool, request.toolId);
     const preview = await this.#preview(request, tool);
-    const approval = await this.#config.approvals.open({
+    const sessionId = this.#config.sessionId ?? details?.sessionId;
+    return this.#config.approvals.open({
       callKey:
         request.providerCallId !== undefined && !request.callIdSynthesized
           ? request.providerCallId
           : request.id,
       requestId: request.id,
       argumentsHash: hashToolCallArguments(request.parameters),
-      ...(this.#config.sessionId === undefined ? {} : { sessionId: this.#config.sessionId }),
+      ...(sessionId === undefined ? {} : { sessionId }),
       request: {
         id: request.id,
         ...(request.providerCallId === undefined ? {} : { providerCallId: request.providerCallId }),
@@ -114,7 +128,6 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
       ...(preview === undefined ? {} : { preview }),
       expiresAt: new Date(Date.now() + this.#timeoutMs),
     });
-    return this.#awaitDecision(approval, request, signal);
   }
 
   async #awaitDecision(

@@ -42,6 +42,7 @@ import { approvalCard, decidedCard, type EditOutcome } from "./render-approval.j
 import { type ConsolePage, layout } from "./render-layout.js";
 import {
   approvalList,
+  approvalPageBody,
   approvalsBody,
   executionList,
   executionsBody,
@@ -161,6 +162,14 @@ export function createConsoleApp(config: ConsoleConfig): ConsoleApp {
   app.get("/approvals/list", async (c) => {
     const pending = await store.approvals.list({ status: PendingApprovalStatus.Pending });
     return c.html(approvalList(pending, csrf).value);
+  });
+
+  // One call's approval: the page an MCP client opens by URL elicitation (no credential in the
+  // address: the person signs in as for every page).
+  app.get("/approvals/:id", async (c) => {
+    const approval = await store.approvals.get(c.req.param("id"));
+    if (approval === undefined) return c.text("No such pending approval.", 404);
+    return page(c, "Approval", "approvals", approvalPageBody(approval, csrf));
   });
 
   const answer = async (c: Context, id: string, decision: PendingApprovalDecision) => {

@@ -19,6 +19,13 @@ export function approvalsBody(approvals: readonly PendingApproval[], csrf: strin
 <div id="approval-list" data-src="/approvals/list">${approvalList(approvals, csrf)}</div>`;
 }
 
+/** The page of one approval (the address sent by URL elicitation): its card, pending or decided. */
+export function approvalPageBody(approval: PendingApproval, csrf: string): Html {
+  return html`<h2>Approval of ${approval.request.toolName}</h2>
+<p class="hint">An MCP client sent you here for this call. <a href="/approvals">All pending approvals</a></p>
+${approvalCard(approval, csrf)}`;
+}
+
 /** The running executions (the live fragment). */
 export function executionList(executions: readonly RunningExecution[], csrf: string): Html {
   if (executions.length === 0) return html`<p class="hint">Nothing is running.</p>`;

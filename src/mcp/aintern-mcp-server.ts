@@ -19,9 +19,11 @@ import {
 import type { ParameterKindConfig } from "../approval/index.js";
 import {
   ApprovalDecision,
+  type ApprovalPromptDetails,
   hashToolCallArguments,
   type ProcessCallResult,
   type ToolCallProcessor,
+  ToolCallRequest,
 } from "../calls/index.js";
 import type { ToolProgress } from "../context/index.js";
 import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
@@ -43,6 +45,27 @@ import { toolAnnotations } from "./tool-annotations.js";
  */
 export type McpApprovals = "elicit" | "deny" | "handler";
 
+/**
+ * Where a person approves a call from a browser (the web console): for clients that support URL
+ * elicitation, the server records the call there and sends the address of its page; on the
+ * client's retry, the processor's approval handler waits for the decision made on that page. The
+ * handler must wait on the same record: the console's `ConsoleApprovalHandler`, which finds a row
+ * by the call id and the hash of the arguments.
+ */
+export interface McpApprovalPages {
+  /**
+   * Records `request` (its `providerCallId` is the call id the retry will use) as waiting for a
+   * person and returns the record's id and the address of its page. The address carries no
+   * credential: the person signs in to the console as usual.
+   */
+  open(
+    request: ToolCallRequest,
+    details: ApprovalPromptDetails,
+  ): Promise<{ readonly id: string; readonly url: string }>;
+  /** Gives up on a record whose page the person refused to open (the call is denied). */
+  withdraw(id: string): Promise<void>;
+}
+
 /** Construction options of {@link AinternMcpServer}. */
 export interface AinternMcpServerConfig {
   /** The tools clients see (`getAvailableTools()`), looked up by id for each call. */
@@ -55,6 +78,12 @@ export interface AinternMcpServerConfig {
   readonly processor: ToolCallProcessor;
   /** Default `"elicit"`. */
   readonly approvals?: McpApprovals;
+  /**
+   * The web console's pages, for URL elicitation in `"elicit"` mode (the processor's
+   * `approvalHandler` must wait on the same records). Without it, or for a client that supports
+   * only forms, the person is asked with a form.
+   */
+  readonly approvalPages?: McpApprovalPages;
   /** How long a person has to answer an elicitation. Default 5 minutes. */
   readonly approvalTimeoutMs?: number;
   /** Which parameters hold paths and commands (for suggested patterns). */
@@ -75,6 +104,10 @@ interface ApprovalState {
   readonly h: string;
   /** When the person was asked (ms since the epoch). */
   readonly at: number;
+  /** URL elicitation: the call id the console's record is keyed by. */
+  readonly c?: string;
+  /** URL elicitation: the console record's id. */
+  readonly p?: string;
 }
 
 /** One connection (stdio, an HTTP session, or one modern-era HTTP request). */
@@ -215,6 +248,7 @@ export class AinternMcpServer {
     const sessionId = ctx.sessionId ?? connection.id;
 
     let decision: ApprovalDecision | undefined;
+    let callId: string | undefined;
     const approvals = this.#config.approvals ?? "elicit";
     if (approvals !== "handler") {
       const asked = await this.#approval(
@@ -228,6 +262,7 @@ export class AinternMcpServer {
       );
       if (asked.kind === "ask") return asked.result;
       decision = asked.decision;
+      callId = asked.callId;
     }
 
     // The call ends when the client cancels it or the connection closes (listeners removed after:
@@ -243,7 +278,7 @@ export class AinternMcpServer {
       result = await this.processor.processCall({
         toolId: tool.id,
         parameters,
-        callId: randomUUID(),
+        callId: callId ?? randomUUID(),
         sessionId,
         signal: controller.signal,
         ...(onProgress === undefined ? {} : { onProgress }),
@@ -273,7 +308,7 @@ export class AinternMcpServer {
     ctx: ServerContext,
     server: Server,
   ): Promise<
-    | { kind: "decided"; decision: ApprovalDecision | undefined }
+    | { kind: "decided"; decision: ApprovalDecision | undefined; callId?: string }
     | { kind: "ask"; result: CallToolResult }
   > {
     const responses = ctx.mcpReq.inputResponses;
@@ -293,6 +328,21 @@ export class AinternMcpServer {
           decision: ApprovalDecision.deny("The approval answered another call; nothing ran."),
         };
       }
+      if (view.kind === "elicit" && state.c !== undefined && state.p !== undefined) {
+        // The console's page was sent (URL elicitation): the processor's handler waits for the
+        // decision made there, on the record keyed by this call id.
+        if (view.action === "accept")
+          return { kind: "decided", decision: undefined, callId: state.c };
+        await this.#config.approvalPages?.withdraw(state.p).catch(() => undefined);
+        return {
+          kind: "decided",
+          decision: ApprovalDecision.deny(
+            view.action === "decline"
+              ? "The user declined to open the approval page."
+              : "The user dismissed the approval request.",
+          ),
+        };
+      }
       if (view.kind === "elicit") {
         return {
           kind: "decided",
@@ -302,7 +352,46 @@ export class AinternMcpServer {
     }
     const need = await this.processor.needsApproval(tool.id, parameters, { sessionId });
     if (need === false) return { kind: "decided", decision: undefined };
-    if (mode === "elicit" && supportsFormElicitation(clientCapabilities(ctx, server))) {
+    const capabilities = clientCapabilities(ctx, server);
+    const pages = this.#config.approvalPages;
+    if (mode === "elicit" && pages !== undefined && supportsUrlElicitation(capabilities)) {
+      const callId = randomUUID();
+      const request = new ToolCallRequest({
+        toolId: tool.id,
+        toolName: tool.name,
+        parameters,
+        providerCallId: callId,
+        riskLevel: need.riskLevel,
+        executionSummary: need.summary,
+        requiresApproval: true,
+      });
+      const page = await pages.open(request, {
+        reason: need.reason,
+        riskLevel: need.riskLevel,
+        round: 1,
+        sessionId,
+        callId,
+        summary: need.summary,
+        ...(need.warning === undefined ? {} : { warning: need.warning }),
+      });
+      const requestState = await this.#codec.mint(
+        { t: tool.id, h: need.argumentsHash, at: Date.now(), c: callId, p: page.id },
+        ctx,
+      );
+      return {
+        kind: "ask",
+        result: inputRequired({
+          inputRequests: {
+            approval: inputRequired.elicitUrl({
+              message: `Approve or deny in the aintern console: ${need.summary} (${need.reason})`,
+              url: page.url,
+            }),
+          },
+          requestState,
+        }) as unknown as CallToolResult,
+      };
+    }
+    if (mode === "elicit" && supportsFormElicitation(capabilities)) {
       const form = approvalForm({
         toolId: tool.id,
         toolName: name,
@@ -327,7 +416,7 @@ export class AinternMcpServer {
     const why =
       mode === "deny"
         ? "This server is set not to ask for approvals (--approvals deny)."
-        : "This MCP client cannot ask you (it does not support form elicitation).";
+        : "This MCP client cannot ask you (it does not support form elicitation, nor URL elicitation to the web console).";
     return {
       kind: "decided",
       decision: ApprovalDecision.deny(
@@ -396,6 +485,11 @@ function supportsFormElicitation(capabilities: ClientCapabilities | undefined): 
   if (elicitation === undefined) return false;
   // An empty object means form mode (2025-06-18); otherwise form must be named.
   return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
+}
+
+function supportsUrlElicitation(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as Record<string, unknown> | undefined;
+  return elicitation?.url !== undefined;
 }
 
 /** Sends the tool's progress reports as `notifications/progress`, when the call asked for them. */

@@ -1,6 +1,7 @@
 export {
   AinternMcpServer,
   type AinternMcpServerConfig,
+  type McpApprovalPages,
   type McpApprovals,
   toCallToolResult,
 } from "./aintern-mcp-server.js";
@@ -26,6 +27,7 @@ export {
   loadMcpConfig,
   MCP_CONFIG_FILE_NAME,
   type McpConfig,
+  type McpConsoleConfig,
   type McpHttpConfig,
   parseMcpConfig,
 } from "./mcp-config.js";

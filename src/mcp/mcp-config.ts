@@ -47,6 +47,14 @@ export interface McpHttpConfig {
   };
 }
 
+/** The web console's settings in the configuration. */
+export interface McpConsoleConfig {
+  /** `host:port` it listens on with `--console` and no address (default `127.0.0.1:7070`). */
+  readonly listen?: string;
+  /** Who decisions in the console are recorded as (default: `AINTERN_OPERATOR`, else the OS user). */
+  readonly operator?: string;
+}
+
 /**
  * `aintern.config.json`: what `aintern mcp` serves and how it guards it. Paths are relative to the
  * file's folder. The file is a protected path (a call that touches it always asks), and no tool
@@ -70,8 +78,11 @@ export interface McpConfig {
   readonly db?: string;
   /** `builtin`, `readonly`, or module paths. */
   readonly tools?: readonly string[];
-  readonly approvals?: "elicit" | "deny";
+  /** How approvals are asked: `elicit` (default), `console` or `deny` (`--approvals`). */
+  readonly approvals?: "elicit" | "console" | "deny";
   readonly approvalTimeoutMs?: number;
+  /** The web console run inside `aintern mcp` (`--console`). */
+  readonly console?: McpConsoleConfig;
   readonly policy?: ApprovalPolicyConfig;
   readonly isolation?: {
     readonly requireProcessFor?: {
@@ -95,6 +106,7 @@ const topKeys = new Set([
   "tools",
   "approvals",
   "approvalTimeoutMs",
+  "console",
   "policy",
   "isolation",
   "limits",
@@ -175,8 +187,31 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
     t === "builtin" || t === "readonly" || !isRelativePath(t) ? t : resolve(base, t),
   );
   const approvals = json.approvals;
-  if (approvals !== undefined && approvals !== "elicit" && approvals !== "deny") {
-    fail("approvals", 'must be "elicit" or "deny"');
+  if (
+    approvals !== undefined &&
+    approvals !== "elicit" &&
+    approvals !== "console" &&
+    approvals !== "deny"
+  ) {
+    fail("approvals", 'must be "elicit", "console" or "deny"');
+  }
+  const rawConsole = obj("console", json.console);
+  let consoleConfig: McpConsoleConfig | undefined;
+  if (rawConsole !== undefined) {
+    for (const key of Object.keys(rawConsole)) {
+      if (key !== "listen" && key !== "operator") {
+        fail(`console.${key}`, "is not a console setting (listen, operator)");
+      }
+    }
+    const listen = str("console.listen", rawConsole.listen);
+    if (listen !== undefined && !/^(\[[^\]]+\]|[^:]+):\d{1,5}$/.test(listen)) {
+      fail("console.listen", "must be host:port (for example 127.0.0.1:7070)");
+    }
+    const operator = str("console.operator", rawConsole.operator);
+    if (operator !== undefined && operator.trim() === "") {
+      fail("console.operator", "must not be empty");
+    }
+    consoleConfig = { ...optional("listen", listen), ...optional("operator", operator) };
   }
 
   let policy: ApprovalPolicyConfig | undefined;
@@ -378,8 +413,9 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
     ...(workspace === undefined ? {} : { workspace: resolve(base, workspace) }),
     ...optional("db", db),
     ...optional("tools", tools),
-    ...(approvals === undefined ? {} : { approvals: approvals as "elicit" | "deny" }),
+    ...(approvals === undefined ? {} : { approvals: approvals as "elicit" | "console" | "deny" }),
     ...optional("approvalTimeoutMs", approvalTimeoutMs),
+    ...optional("console", consoleConfig),
     ...optional("policy", policy),
     ...optional("isolation", isolation),
     ...optional("limits", limits),

@@ -56,6 +56,30 @@ describe("aintern.config.json", () => {
     );
   });
 
+  it("reads the approvals mode and the console's address and operator, refusing bad ones", () => {
+    expect(
+      parseMcpConfig({
+        approvals: "console",
+        console: { listen: "127.0.0.1:7171", operator: "Ada Reviewer" },
+      }),
+    ).toMatchObject({
+      approvals: "console",
+      console: { listen: "127.0.0.1:7171", operator: "Ada Reviewer" },
+    });
+    expect(() => parseMcpConfig({ approvals: "ask" })).toThrow(
+      /'approvals' must be "elicit", "console" or "deny"/,
+    );
+    expect(() => parseMcpConfig({ console: { listen: "7070" } })).toThrow(
+      /'console.listen' must be host:port/,
+    );
+    expect(() => parseMcpConfig({ console: { operator: " " } })).toThrow(
+      /'console.operator' must not be empty/,
+    );
+    expect(() => parseMcpConfig({ console: { token: "x" } })).toThrow(
+      /'console.token' is not a console setting/,
+    );
+  });
+
   it("says which file is not valid JSON", async () => {
     const dir = await mkdtemp(join(tmpdir(), "aintern-config-"));
     try {

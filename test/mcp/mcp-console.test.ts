@@ -1,0 +1,259 @@
+// `aintern mcp --console` and `--approvals console`: the web console in the MCP server's process,
+// on its store. An SDK client that declares URL elicitation gets the console's page of the call;
+// the test approves there over HTTP (access token + CSRF token), as a browser would.
+
+import type { Readable } from "node:stream";
+import { Client } from "@modelcontextprotocol/client";
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  auditRows,
+  connectStdio,
+  eventually,
+  fixtureTools,
+  makeWorkspace,
+  newClient,
+  runCli,
+  textOf,
+} from "./mcp-support.js";
+
+/** The console's address and token, read from the server's stderr. */
+interface ConsoleLink {
+  readonly url: string;
+  readonly token: string;
+}
+
+async function consoleLinkOf(transport: StdioClientTransport): Promise<ConsoleLink> {
+  const stderr = transport.stderr as Readable | null;
+  if (stderr === null) throw new Error("no stderr");
+  let log = "";
+  return new Promise((resolve) => {
+    const onData = (chunk: Buffer): void => {
+      log += chunk.toString();
+      const match = /console sign-in link: (http:\/\/\S+)\/login\?token=(\S+)/.exec(log);
+      if (match !== null) {
+        stderr.off("data", onData);
+        stderr.resume();
+        resolve({ url: match[1]!, token: match[2]! });
+      }
+    };
+    stderr.on("data", onData);
+  });
+}
+
+/** Approves (or denies) a pending approval as the console's forms do: token, CSRF token, same origin. */
+async function decide(
+  link: ConsoleLink,
+  approvalId: string,
+  action: "approve" | "deny",
+  form: Record<string, string> = {},
+): Promise<number> {
+  const auth = { authorization: `Bearer ${link.token}` };
+  const page = await fetch(`${link.url}/approvals/${approvalId}`, { headers: auth });
+  expect(page.status).toBe(200);
+  const csrf = (await page.text()).match(/name="csrf-token" content="([^"]+)"/)?.[1] ?? "";
+  const response = await fetch(`${link.url}/approvals/${approvalId}/${action}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { ...auth, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ _csrf: csrf, ...form }).toString(),
+  });
+  return response.status;
+}
+
+/** Captures what `aintern` writes to stderr while `run` runs. */
+async function stderrOf(run: () => Promise<unknown>): Promise<string> {
+  const write = process.stderr.write.bind(process.stderr);
+  let text = "";
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    await run();
+  } finally {
+    process.stderr.write = write;
+  }
+  return text;
+}
+
+describe("aintern mcp --approvals and --console: bad values", () => {
+  it("refuses an unknown --approvals value, naming the three there are", async () => {
+    let code = 0;
+    const said = await stderrOf(async () => {
+      code = (await runCli(["mcp", "--approvals", "ask"])).code;
+    });
+    expect(code).toBe(2);
+    expect(said).toContain("--approvals must be elicit, console or deny, not 'ask'");
+  });
+
+  it("refuses a --console address that is not HOST:PORT, or not loopback", async () => {
+    let code = 0;
+    let said = await stderrOf(async () => {
+      code = (await runCli(["mcp", "--console", "localhost"])).code;
+    });
+    expect(code).toBe(2);
+    expect(said).toMatch(/--console must be HOST:PORT or PORT .*not 'localhost'/);
+    said = await stderrOf(async () => {
+      code = (await runCli(["mcp", "--console=0.0.0.0:7070"])).code;
+    });
+    expect(code).toBe(2);
+    expect(said).toMatch(/--console binds to loopback only \(asked for 0\.0\.0\.0\)/);
+  });
+});
+
+describe("aintern mcp --console: URL elicitation to the console's page", () => {
+  let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
+  let db: string;
+  let client: Client;
+  let link: ConsoleLink;
+  const sent: { mode?: string; url?: string; message?: string }[] = [];
+  let onUrl: (url: string) => Promise<void> | void = () => undefined;
+  let answer: "accept" | "decline" = "accept";
+
+  beforeAll(async () => {
+    workspace = await makeWorkspace();
+    db = `sqlite:${workspace.path}/.aintern/audit.db`;
+    // A client that can open URLs (and only that): the URL-mode capability of 2025-11-25+.
+    client = new Client(
+      { name: "url-client", version: "1.0.0" },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const params = request.params as { mode?: string; url?: string; message?: string };
+      sent.push(params);
+      if (params.url !== undefined) void Promise.resolve(onUrl(params.url));
+      return { action: answer };
+    });
+    const transport = await connectStdio(client, [
+      "--workspace",
+      workspace.path,
+      "--tools",
+      fixtureTools,
+      "--console",
+      "127.0.0.1:0",
+    ]);
+    link = await consoleLinkOf(transport);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await workspace?.remove();
+  });
+
+  it("prints the console's sign-in link on stderr and serves it on loopback", async () => {
+    expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const refused = await fetch(`${link.url}/approvals`);
+    expect(refused.status).toBe(401);
+  });
+
+  it("sends the console's page of the call, waits for the decision made there, then runs the call", async () => {
+    onUrl = async (url) => {
+      const id = /\/approvals\/([^/?#]+)$/.exec(url)?.[1];
+      expect(id).toBeDefined();
+      expect(await decide(link, id!, "approve")).toBe(303);
+    };
+    answer = "accept";
+    const result = await client.callTool({ name: "touch", arguments: { path: "via-url" } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ touched: "via-url" });
+    const last = sent.at(-1)!;
+    expect(last.mode).toBe("url");
+    expect(last.url).toMatch(new RegExp(`^${link.url}/approvals/[0-9a-f-]+$`));
+    // No credential in the address sent to the client.
+    expect(last.url).not.toContain(link.token);
+    expect(last.message).toMatch(/Touch via-url/);
+    const row = await eventually(async () => {
+      const found = (await auditRows(db)).find(
+        (r) => r.toolName === "touch" && r.status === "completed",
+      );
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(row).toMatchObject({ decision: "approved", wasApproved: true });
+  });
+
+  it("sends a denial made in the console to the model as the tool result", async () => {
+    onUrl = async (url) => {
+      const id = /\/approvals\/([^/?#]+)$/.exec(url)![1]!;
+      expect(await decide(link, id, "deny", { reason: "not that file" })).toBe(303);
+    };
+    const result = await client.callTool({ name: "touch", arguments: { path: "denied" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("not that file");
+  });
+
+  it("denies the call and withdraws the page when the person declines to open it", async () => {
+    onUrl = () => undefined;
+    answer = "decline";
+    const result = await client.callTool({ name: "touch", arguments: { path: "declined" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/declined to open the approval page/);
+    const auth = { authorization: `Bearer ${link.token}` };
+    const list = await (await fetch(`${link.url}/approvals/list`, { headers: auth })).text();
+    expect(list).not.toContain("declined");
+  });
+
+  it("asks a client that supports only forms with a form, on the same server", async () => {
+    const formAnswer = {
+      current: () => ({ action: "accept" as const, content: { decision: "approve_once" } }),
+    };
+    const formClient = newClient(formAnswer);
+    const transport = await connectStdio(formClient, [
+      "--workspace",
+      workspace.path,
+      "--tools",
+      fixtureTools,
+      "--console",
+      "127.0.0.1:0",
+    ]);
+    try {
+      await consoleLinkOf(transport);
+      const result = await formClient.callTool({ name: "touch", arguments: { path: "by-form" } });
+      expect(result.structuredContent).toEqual({ touched: "by-form" });
+    } finally {
+      await formClient.close();
+    }
+  }, 60_000);
+});
+
+describe("aintern mcp --approvals console --console", () => {
+  let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
+  let client: Client;
+  let link: ConsoleLink;
+
+  beforeAll(async () => {
+    workspace = await makeWorkspace();
+    client = newClient(); // cannot elicit at all
+    const transport = await connectStdio(client, [
+      "--workspace",
+      workspace.path,
+      "--tools",
+      fixtureTools,
+      "--approvals",
+      "console",
+      "--console",
+      "127.0.0.1:0",
+    ]);
+    link = await consoleLinkOf(transport);
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await workspace?.remove();
+  });
+
+  it("holds the call of a client that cannot elicit until it is approved in the console", async () => {
+    const auth = { authorization: `Bearer ${link.token}` };
+    const call = client.callTool({ name: "touch", arguments: { path: "held" } });
+    const id = await eventually(async () => {
+      const list = await (await fetch(`${link.url}/approvals/list`, { headers: auth })).text();
+      const found = /id="approval-([0-9a-f-]+)"/.exec(list)?.[1];
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(await decide(link, id, "approve")).toBe(303);
+    const result = await call;
+    expect(result.structuredContent).toEqual({ touched: "held" });
+  });
+});
