@@ -16,6 +16,8 @@ export interface ApprovalDecisionInit {
   decisionDurationMs?: number;
   requestId?: string;
   argumentsHash?: string;
+  /** Who decided (a console operator, an OAuth subject); see {@link ApprovalDecision.decidedBy}. */
+  decidedBy?: string;
 }
 
 /**
@@ -83,6 +85,11 @@ export class ApprovalDecision {
   readonly requestId: string | undefined;
   /** {@link hashToolCallArguments} of the arguments this decision answers, when bound. */
   readonly argumentsHash: string | undefined;
+  /**
+   * Who decided, when known: the console's operator, the OAuth subject of an MCP client's
+   * request. Recorded in the audit row's `decided_by` and as the `grantedBy` of what it remembers.
+   */
+  readonly decidedBy: string | undefined;
 
   constructor(init: ApprovalDecisionInit) {
     this.approved = init.approved;
@@ -96,6 +103,7 @@ export class ApprovalDecision {
     this.decisionDurationMs = init.decisionDurationMs ?? 0;
     this.requestId = init.requestId;
     this.argumentsHash = init.argumentsHash;
+    this.decidedBy = init.decidedBy;
     Object.freeze(this);
   }
 
@@ -193,6 +201,12 @@ export class ApprovalDecision {
       decisionDurationMs: this.decisionDurationMs,
       requestId: this.requestId,
       argumentsHash: this.argumentsHash,
+      ...(this.decidedBy === undefined ? {} : { decidedBy: this.decidedBy }),
     };
+  }
+
+  /** A copy that names who decided. */
+  by(decidedBy: string): ApprovalDecision {
+    return new ApprovalDecision({ ...this.#init(), decidedBy });
   }
 }

@@ -185,6 +185,7 @@ export class ApprovalRounds {
           decisionDurationMs: decision.decisionDurationMs,
           requestId: request.id,
           argumentsHash: hashToolCallArguments(request.parameters),
+          ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
         }),
         parameters,
         risk: reassessed.riskLevel,
@@ -275,7 +276,9 @@ export class ApprovalRounds {
         ...(decision.rememberPattern === undefined
           ? {}
           : { rememberPattern: decision.rememberPattern }),
-        ...(this.#config.approver === undefined ? {} : { grantedBy: this.#config.approver }),
+        ...((decision.decidedBy ?? this.#config.approver) === undefined
+          ? {}
+          : { grantedBy: decision.decidedBy ?? this.#config.approver }),
       });
       const grant = grants[0];
       return grant === undefined ? {} : { grantId: grant.id };
@@ -311,6 +314,7 @@ function rebind(given: ApprovalDecision, request: ToolCallRequest): Answer {
       decisionDurationMs: given.decisionDurationMs,
       requestId: request.id,
       argumentsHash: given.argumentsHash ?? hashToolCallArguments(request.parameters),
+      ...(given.decidedBy === undefined ? {} : { decidedBy: given.decidedBy }),
     }),
   };
 }

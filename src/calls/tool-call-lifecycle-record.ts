@@ -65,6 +65,8 @@ export interface ApprovalDecisionRecord {
   decisionDurationMs: number;
   requestId: string | null;
   argumentsHash: string | null;
+  /** Who decided, when known (absent in records written before it was kept). */
+  decidedBy?: string | null;
 }
 
 /**
@@ -215,6 +217,7 @@ export function decisionToRecord(decision: ApprovalDecision): ApprovalDecisionRe
     decisionDurationMs: decision.decisionDurationMs,
     requestId: decision.requestId ?? null,
     argumentsHash: decision.argumentsHash ?? null,
+    ...(decision.decidedBy === undefined ? {} : { decidedBy: decision.decidedBy }),
   };
 }
 
@@ -231,6 +234,7 @@ export function decisionFromRecord(record: ApprovalDecisionRecord): ApprovalDeci
     decisionDurationMs: record.decisionDurationMs,
     requestId: record.requestId ?? undefined,
     argumentsHash: record.argumentsHash ?? undefined,
+    ...(typeof record.decidedBy === "string" ? { decidedBy: record.decidedBy } : {}),
   });
 }
 

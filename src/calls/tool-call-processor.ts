@@ -337,7 +337,9 @@ export class ToolCallProcessor {
    */
   async recordDecision(input: RecordDecisionInput): Promise<RecordedDecision> {
     const checked = this.#checkInput(input, "recordDecision");
-    const decision = toDecision(input.decision, "recordDecision");
+    const given = toDecision(input.decision, "recordDecision");
+    const decidedBy = input.decidedBy ?? given?.decidedBy;
+    const decision = decidedBy === undefined ? given : given?.by(decidedBy);
     if (decision === undefined) {
       throw new InvalidCallInputError(
         "recordDecision needs a decision: { approved: true | false }",
@@ -448,7 +450,7 @@ export class ToolCallProcessor {
     const note: DecisionNote = {};
     if (prior.kind === "approved") {
       const decision = lifecycle.approvalDecision;
-      note.decidedBy = "host";
+      note.decidedBy = decision?.decidedBy ?? this.#config.approver ?? "host";
       if (decision !== undefined) note.approvalScope = approvalScopeOf(decision);
     }
 
@@ -597,7 +599,11 @@ export class ToolCallProcessor {
       lifecycle.cancel("Approval was cancelled");
       return false;
     }
-    note.decidedBy = asked.source;
+    // A person's or host's decision is recorded under the name of who made it, when known.
+    note.decidedBy =
+      asked.source === "person" || asked.source === "host"
+        ? (asked.decision.decidedBy ?? this.#config.approver ?? asked.source)
+        : asked.source;
     if (!asked.decision.approved) {
       lifecycle.deny(asked.decision);
       return false;

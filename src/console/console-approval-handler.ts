@@ -168,16 +168,20 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
       ...(approval.decidedAt === undefined ? {} : { decidedAt: approval.decidedAt }),
       decisionDurationMs: decision?.decisionDurationMs ?? 0,
     };
+    // Who decided in the console (its operator): recorded in the audit row and on grants.
+    const by = approval.decidedBy === undefined ? {} : { decidedBy: approval.decidedBy };
     if (approval.status !== PendingApprovalStatus.Approved || decision?.approved !== true) {
       const reason = decision?.reason?.trim();
-      return ApprovalDecision.deny(
+      const denial = ApprovalDecision.deny(
         reason === undefined || reason === "" ? "Denied in the console" : reason,
         timing,
       ).bindTo(request);
+      return approval.decidedBy === undefined ? denial : denial.by(approval.decidedBy);
     }
     return new ApprovalDecision({
       approved: true,
       ...timing,
+      ...by,
       ...(decision.modifiedParameters === undefined
         ? {}
         : { modifiedParameters: decision.modifiedParameters }),

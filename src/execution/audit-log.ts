@@ -42,6 +42,9 @@ export interface AuditCallDecision {
    * Who decided: `policy` (ran unasked), `remembered` (a remembered grant), `person` (the
    * approval handler), `host` (a decision the host framework made), `rule` (a deny rule),
    * `no-handler`, `timeout`, `handler-error`, `validation`, `caller` (cancelled by the caller).
+   * A person's or host's decision that names who made it (`ApprovalDecision.decidedBy`: the
+   * console's operator, an MCP client's OAuth subject; else the processor's `approver`) is
+   * recorded under that name instead of `person` / `host`.
    */
   readonly decidedBy?: string | null;
   /** For approvals: `once`, `session`, `tool` or `pattern`. */

@@ -344,10 +344,9 @@ export class AinternMcpServer {
         };
       }
       if (view.kind === "elicit") {
-        return {
-          kind: "decided",
-          decision: decisionFromAnswer(view, Date.now() - state.at),
-        };
+        const answer = decisionFromAnswer(view, Date.now() - state.at);
+        const subject = oauthSubject(ctx);
+        return { kind: "decided", decision: subject === undefined ? answer : answer.by(subject) };
       }
     }
     const need = await this.processor.needsApproval(tool.id, parameters, { sessionId });
@@ -485,6 +484,18 @@ function supportsFormElicitation(capabilities: ClientCapabilities | undefined): 
   if (elicitation === undefined) return false;
   // An empty object means form mode (2025-06-18); otherwise form must be named.
   return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
+}
+
+/**
+ * Who an HTTP request's OAuth access token speaks for (its `sub`, else its client id): the person
+ * who answered an elicitation on that client.
+ */
+function oauthSubject(ctx: ServerContext): string | undefined {
+  const auth = ctx.http?.authInfo;
+  if (auth === undefined) return undefined;
+  const sub = auth.extra?.sub;
+  if (typeof sub === "string" && sub !== "") return sub;
+  return auth.clientId === "" ? undefined : auth.clientId;
 }
 
 function supportsUrlElicitation(capabilities: ClientCapabilities | undefined): boolean {

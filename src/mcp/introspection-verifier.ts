@@ -31,6 +31,8 @@ export function introspectionVerifier(
         client_id?: string;
         scope?: string;
         exp?: number;
+        sub?: string;
+        username?: string;
       };
       if (body.active !== true) throw new Error("The access token is not active");
       const scopes = body.scope === undefined ? [] : body.scope.split(" ").filter((s) => s !== "");
@@ -41,6 +43,11 @@ export function introspectionVerifier(
         clientId: body.client_id ?? "",
         scopes,
         ...(body.exp === undefined ? {} : { expiresAt: body.exp }),
+        // Who the token speaks for: recorded as the approver of their elicitation answers.
+        extra: {
+          ...(typeof body.sub === "string" ? { sub: body.sub } : {}),
+          ...(typeof body.username === "string" ? { username: body.username } : {}),
+        },
       };
     },
   };

@@ -186,6 +186,43 @@ describe.each(storeTargets)("the audit of every decision on $name", ({ make }) =
     });
   });
 
+  it("records who decided: the name a decision carries, recordDecision's decidedBy, else the approver", async () => {
+    const named = await setup({
+      approvalHandler: recordingHandler(() =>
+        ApprovalDecision.approve({ rememberForTool: true }).by("Ada Reviewer"),
+      ),
+    });
+    await named.processor.processCall({ toolId: "risky-counter", parameters: {}, callId: "w1" });
+    expect((await named.store.audit.query({ callId: "w1" })).entries[0]).toMatchObject({
+      decision: "approved",
+      decidedBy: "Ada Reviewer",
+    });
+    const [grant] = await named.processor.permissions.list({ toolId: "risky-counter" });
+    expect(grant?.grantedBy).toBe("Ada Reviewer");
+
+    await named.processor.recordDecision({
+      toolId: "risky-counter",
+      parameters: { n: 2 },
+      callId: "w2",
+      decision: { approved: false, reason: "not now" },
+      decidedBy: "oauth-user-7",
+    });
+    expect((await named.store.audit.query({ callId: "w2" })).entries[0]).toMatchObject({
+      decision: "denied",
+      decidedBy: "oauth-user-7",
+    });
+
+    const approver = await setup({
+      approver: "ana",
+      approvalHandler: recordingHandler(() => ApprovalDecision.deny("no")),
+    });
+    await approver.processor.processCall({ toolId: "risky-counter", parameters: {}, callId: "w3" });
+    expect((await approver.store.audit.query({ callId: "w3" })).entries[0]).toMatchObject({
+      decision: "denied",
+      decidedBy: "ana",
+    });
+  });
+
   it("filters by tool, status, session, decision and time range", async () => {
     const { store, processor } = await setup({
       approvalHandler: recordingHandler(() => ApprovalDecision.deny("no")),

@@ -2,8 +2,12 @@
 // on its store. An SDK client that declares URL elicitation gets the console's page of the call;
 // the test approves there over HTTP (access token + CSRF token), as a browser would.
 
+import { writeFile } from "node:fs/promises";
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { Client } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -14,6 +18,7 @@ import {
   makeWorkspace,
   newClient,
   runCli,
+  startHttpServer,
   textOf,
 } from "./mcp-support.js";
 
@@ -114,6 +119,10 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
   beforeAll(async () => {
     workspace = await makeWorkspace();
     db = `sqlite:${workspace.path}/.aintern/audit.db`;
+    await writeFile(
+      join(workspace.path, "aintern.config.json"),
+      JSON.stringify({ console: { operator: "Ada Reviewer" } }),
+    );
     // A client that can open URLs (and only that): the URL-mode capability of 2025-11-25+.
     client = new Client(
       { name: "url-client", version: "1.0.0" },
@@ -170,7 +179,12 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
       expect(found).toBeDefined();
       return found!;
     });
-    expect(row).toMatchObject({ decision: "approved", wasApproved: true });
+    // Who approved: the console's operator, from the configuration.
+    expect(row).toMatchObject({
+      decision: "approved",
+      wasApproved: true,
+      decidedBy: "Ada Reviewer",
+    });
   });
 
   it("sends a denial made in the console to the model as the tool result", async () => {
@@ -256,4 +270,86 @@ describe("aintern mcp --approvals console --console", () => {
     const result = await call;
     expect(result.structuredContent).toEqual({ touched: "held" });
   });
+});
+
+describe("aintern mcp --http with OAuth: the token's subject is who approved", () => {
+  let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
+  let introspection: HttpServer;
+  const introspected: string[] = [];
+
+  beforeAll(async () => {
+    workspace = await makeWorkspace();
+    // An RFC 7662 introspection endpoint: one active token, speaking for user-42.
+    introspection = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on("end", () => {
+        const token = new URLSearchParams(body).get("token") ?? "";
+        introspected.push(token);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify(
+            token === "good-token"
+              ? { active: true, sub: "user-42", client_id: "test-client", scope: "mcp" }
+              : { active: false },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => introspection.listen(0, "127.0.0.1", resolve));
+    const { port } = introspection.address() as AddressInfo;
+    await writeFile(
+      join(workspace.path, "aintern.config.json"),
+      JSON.stringify({
+        http: { oauth: { introspectionUrl: `http://127.0.0.1:${port}/introspect` } },
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => introspection?.close(resolve));
+    await workspace?.remove();
+  });
+
+  it("records the OAuth subject of the request as the approver of an elicitation answer", async () => {
+    const server = await startHttpServer(["--workspace", workspace.path, "--tools", fixtureTools], {
+      printsToken: false,
+    });
+    const client = newClient({
+      current: () => ({ action: "accept", content: { decision: "approve_once" } }),
+    });
+    try {
+      const refused = await fetch(server.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: "Bearer stolen-token",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+      });
+      expect(refused.status).toBe(401);
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), {
+          requestInit: { headers: { Authorization: "Bearer good-token" } },
+        }),
+      );
+      const result = await client.callTool({ name: "touch", arguments: { path: "by-oauth" } });
+      expect(result.structuredContent).toEqual({ touched: "by-oauth" });
+      expect(introspected).toContain("good-token");
+      const row = await eventually(async () => {
+        const found = (await auditRows(`sqlite:${workspace.path}/.aintern/audit.db`)).find(
+          (r) => r.toolName === "touch" && r.status === "completed",
+        );
+        expect(found).toBeDefined();
+        return found!;
+      });
+      expect(row).toMatchObject({ decision: "approved", decidedBy: "user-42" });
+    } finally {
+      await client.close().catch(() => undefined);
+      await server.stop();
+    }
+  }, 60_000);
 });

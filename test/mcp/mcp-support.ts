@@ -62,8 +62,15 @@ export interface HttpServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `aintern mcp --http 127.0.0.1:0` and reads its URL and token from stderr. */
-export async function startHttpServer(args: string[]): Promise<HttpServerProcess> {
+/**
+ * Starts `aintern mcp --http 127.0.0.1:0` and reads its URL and token from stderr (no token is
+ * printed with `--token none` or when the config turns OAuth on: pass `printsToken: false`).
+ */
+export async function startHttpServer(
+  args: string[],
+  options: { printsToken?: boolean } = {},
+): Promise<HttpServerProcess> {
+  const printsToken = options.printsToken ?? !args.includes("none");
   const child = spawn(process.execPath, cliArgs("mcp", "--http", "127.0.0.1:0", ...args), {
     cwd: repoRoot,
     stdio: ["ignore", "ignore", "pipe"],
@@ -75,7 +82,7 @@ export async function startHttpServer(args: string[]): Promise<HttpServerProcess
         log += chunk.toString();
         const url = /Streamable HTTP on (\S+)/.exec(log)?.[1];
         const tokenLine = /bearer token: (\S+)/.exec(log)?.[1];
-        if (url !== undefined && (tokenLine !== undefined || args.includes("none"))) {
+        if (url !== undefined && (tokenLine !== undefined || !printsToken)) {
           child.stderr?.off("data", onData);
           resolve({ url, token: tokenLine });
         }
