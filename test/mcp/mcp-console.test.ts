@@ -12,7 +12,9 @@ import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   auditRows,
+  type ConsoleLink,
   connectStdio,
+  consoleLinkOf,
   eventually,
   fixtureTools,
   makeWorkspace,
@@ -21,30 +23,6 @@ import {
   startHttpServer,
   textOf,
 } from "./mcp-support.js";
-
-/** The console's address and token, read from the server's stderr. */
-interface ConsoleLink {
-  readonly url: string;
-  readonly token: string;
-}
-
-async function consoleLinkOf(transport: StdioClientTransport): Promise<ConsoleLink> {
-  const stderr = transport.stderr as Readable | null;
-  if (stderr === null) throw new Error("no stderr");
-  let log = "";
-  return new Promise((resolve) => {
-    const onData = (chunk: Buffer): void => {
-      log += chunk.toString();
-      const match = /console sign-in link: (http:\/\/\S+)\/login\?token=(\S+)/.exec(log);
-      if (match !== null) {
-        stderr.off("data", onData);
-        stderr.resume();
-        resolve({ url: match[1]!, token: match[2]! });
-      }
-    };
-    stderr.on("data", onData);
-  });
-}
 
 /** Approves (or denies) a pending approval as the console's forms do: token, CSRF token, same origin. */
 async function decide(

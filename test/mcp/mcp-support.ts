@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -158,4 +159,28 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/** The console's address and token, read from the server's stderr. */
+export interface ConsoleLink {
+  readonly url: string;
+  readonly token: string;
+}
+
+export async function consoleLinkOf(transport: StdioClientTransport): Promise<ConsoleLink> {
+  const stderr = transport.stderr as Readable | null;
+  if (stderr === null) throw new Error("no stderr");
+  let log = "";
+  return new Promise((resolve) => {
+    const onData = (chunk: Buffer): void => {
+      log += chunk.toString();
+      const match = /console sign-in link: (http:\/\/\S+)\/login\?token=(\S+)/.exec(log);
+      if (match !== null) {
+        stderr.off("data", onData);
+        stderr.resume();
+        resolve({ url: match[1]!, token: match[2]! });
+      }
+    };
+    stderr.on("data", onData);
+  });
 }
