@@ -18,6 +18,7 @@ const usage = `aintern: run tools the way an agent's model asks for them
 Usage:
   aintern mcp [--workspace DIR] [--db URL] [--tools builtin|readonly|MODULE]... [--config FILE]
               [--http HOST:PORT] [--upstream "CMD ARGS"]...
+              [--approvals elicit|console|deny] [--console [HOST:PORT]]
   aintern audit [--tool T] [--status S] [--session ID] [--since 1h] [--json|--csv] [--follow]
   aintern permissions [list|revoke ID]
   aintern tools

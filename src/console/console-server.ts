@@ -603,6 +603,12 @@ function auditQuery(f: HistoryFilters): { query: AuditQuery; problem?: string } 
   if (f.status !== undefined && !isAuditStatus(f.status)) {
     return { query: {}, problem: `Unknown status '${f.status}'.` };
   }
+  if (f.decision !== undefined && !DECISION_FILTERS.includes(f.decision)) {
+    return {
+      query: {},
+      problem: `Unknown decision '${f.decision}': use ${DECISION_FILTERS.join(", ")}.`,
+    };
+  }
   return {
     query: {
       ...(f.tool === undefined ? {} : { toolName: f.tool }),
@@ -614,9 +620,57 @@ function auditQuery(f: HistoryFilters): { query: AuditQuery; problem?: string } 
   };
 }
 
+/** The values of the history's decision filter. */
+const DECISION_FILTERS: readonly string[] = [
+  "approved",
+  "automatic",
+  "denied",
+  "expired",
+  "invalid",
+  "cancelled",
+];
+
+/** Who decided a call that ran without asking anyone (audit `decided_by`). */
+const AUTOMATIC_DECIDERS = new Set(["policy", "remembered"]);
+
 /**
- * A page of audit rows; the decision filter (approved by a person, or ran without asking) is
- * applied to the rows read, reading on until the page is full (at most 20 reads).
+ * The audit query and row test of a decision filter, from the audit's decision columns (issue 11):
+ * approved by a person (approved, not by the policy or a remembered grant), ran without asking,
+ * denied, no one answered (denied on timeout), invalid arguments, cancelled.
+ */
+function decisionFilter(decision: string | undefined): {
+  query: Pick<AuditQuery, "decision" | "decidedBy">;
+  keep: (e: AuditEntry) => boolean;
+} {
+  const all = () => true;
+  switch (decision) {
+    case undefined:
+      return { query: {}, keep: all };
+    case "approved":
+      return {
+        query: { decision: "approved" },
+        keep: (e) => e.decidedBy === null || !AUTOMATIC_DECIDERS.has(e.decidedBy),
+      };
+    case "automatic":
+      return {
+        query: { decision: "approved" },
+        keep: (e) => e.decidedBy !== null && AUTOMATIC_DECIDERS.has(e.decidedBy),
+      };
+    case "expired":
+      return { query: { decision: "denied", decidedBy: "timeout" }, keep: all };
+    case "denied":
+    case "invalid":
+    case "cancelled":
+      return { query: { decision }, keep: all };
+    default:
+      return { query: { decision: [] }, keep: () => false };
+  }
+}
+
+/**
+ * A page of audit rows filtered by the decision columns; a filter the database cannot express
+ * alone (a person vs the policy) is applied to the rows read, reading on until the page is full
+ * (at most 20 reads).
  */
 async function queryAudit(
   audit: AuditLog,
@@ -625,18 +679,17 @@ async function queryAudit(
   limit: number,
   cursor?: string,
 ): Promise<{ entries: AuditEntry[]; nextCursor?: string }> {
-  if (decision === "denied" || decision === "expired") return { entries: [] };
-  const keep = (e: AuditEntry) =>
-    decision === "approved" ? e.wasApproved : decision === "automatic" ? !e.wasApproved : true;
+  const filter = decisionFilter(decision);
   const entries: AuditEntry[] = [];
   let next = cursor;
   for (let read = 0; read < 20 && entries.length < limit; read++) {
     const page = await audit.query({
       ...query,
+      ...filter.query,
       limit: Math.min(1000, limit),
       ...(next === undefined ? {} : { cursor: next }),
     });
-    entries.push(...page.entries.filter(keep));
+    entries.push(...page.entries.filter(filter.keep));
     next = page.nextCursor;
     if (next === undefined) break;
   }

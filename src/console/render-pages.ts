@@ -72,6 +72,13 @@ function query(filters: HistoryFilters, extra: Record<string, string> = {}): str
   return text === "" ? "" : `?${text}`;
 }
 
+/** An audit row's decision as the history shows it: `approved (Ada)`, `denied (rule)`. */
+function decisionText(e: AuditEntry): string {
+  // Rows of executions run without a processor carry no decision columns.
+  if (e.decision === null) return e.wasApproved ? "approved" : "";
+  return e.decidedBy === null ? e.decision : `${e.decision} (${e.decidedBy})`;
+}
+
 /** The history page body: filters, the audit rows, paging, the decisions, exports. */
 export function historyBody(options: {
   filters: HistoryFilters;
@@ -87,7 +94,7 @@ export function historyBody(options: {
 <form class="filters" method="get" action="/history" aria-label="Filter the history">
   <label>Tool<input name="tool" value="${f.tool ?? ""}"></label>
   <label>Status<select name="status">${option("", "any", f.status)}${allAuditStatuses.map((s) => option(s, s, f.status))}</select></label>
-  <label>Decision<select name="decision">${option("", "any", f.decision)}${option("approved", "approved by a person", f.decision)}${option("automatic", "ran without asking", f.decision)}${option("denied", "denied", f.decision)}${option("expired", "expired", f.decision)}</select></label>
+  <label>Decision<select name="decision">${option("", "any", f.decision)}${option("approved", "approved by a person", f.decision)}${option("automatic", "ran without asking", f.decision)}${option("denied", "denied", f.decision)}${option("expired", "no one answered", f.decision)}${option("invalid", "invalid arguments", f.decision)}${option("cancelled", "cancelled", f.decision)}</select></label>
   <label>Session<input name="session" value="${f.session ?? ""}"></label>
   <label>From<input type="datetime-local" name="from" value="${f.from ?? ""}"></label>
   <label>To<input type="datetime-local" name="to" value="${f.to ?? ""}"></label>
@@ -97,12 +104,12 @@ ${options.problem === undefined ? "" : html`<p class="errors" role="alert">${opt
 <p><a href="/history/export.jsonl${query(f)}" download>Export JSON lines</a> · <a href="/history/export.csv${query(f)}" download>Export CSV</a></p>
 <h3>Executions</h3>
 <div class="table-wrap"><table><caption class="visually-hidden">Audit log</caption>
-<thead><tr><th scope="col">Started</th><th scope="col">Tool</th><th scope="col">Status</th><th scope="col">Approved</th><th scope="col">Duration</th><th scope="col">Session</th><th scope="col">Result</th></tr></thead>
+<thead><tr><th scope="col">Started</th><th scope="col">Tool</th><th scope="col">Status</th><th scope="col">Decision</th><th scope="col">Duration</th><th scope="col">Session</th><th scope="col">Result</th></tr></thead>
 <tbody>${options.entries.map(
     (
       e,
     ) => html`<tr><td><a href="/history/${encodeURIComponent(e.executionId)}">${e.startedAt.toISOString()}</a></td><td>${e.toolName}</td><td>${e.status}</td>
-<td>${e.wasApproved ? "by a person" : "automatic"}</td><td>${Math.round(e.durationMs)} ms</td><td>${e.conversationId ?? ""}</td><td>${e.errorMessage ?? e.resultSummary ?? ""}</td></tr>`,
+<td>${decisionText(e)}</td><td>${Math.round(e.durationMs)} ms</td><td>${e.conversationId ?? ""}</td><td>${e.errorMessage ?? e.resultSummary ?? ""}</td></tr>`,
   )}</tbody></table></div>
 ${options.entries.length === 0 ? html`<p class="hint">No execution matches.</p>` : ""}
 <nav class="pager" aria-label="Pages">${options.nextCursor === undefined ? "" : html`<a href="/history${query(f, { cursor: options.nextCursor })}">Older</a>`}</nav>

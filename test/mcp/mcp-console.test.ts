@@ -184,6 +184,29 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
     expect(list).not.toContain("declined");
   });
 
+  it("filters the console's history by the audit's decision columns", async () => {
+    await client.callTool({ name: "echo", arguments: { text: "runs unasked" } });
+    const auth = { authorization: `Bearer ${link.token}` };
+    const history = async (decision: string) => {
+      const response = await fetch(`${link.url}/history?decision=${decision}`, { headers: auth });
+      const text = await response.text();
+      // The executions table only (the console's own decisions are listed below it).
+      return text.slice(0, text.indexOf("<h3>Decisions</h3>"));
+    };
+    const approved = await history("approved");
+    expect(approved).toContain("approved (Ada Reviewer)");
+    expect(approved).not.toContain("denied (");
+    expect(approved).not.toContain("approved (policy)");
+    const denied = await history("denied");
+    expect(denied).toContain("not that file");
+    expect(denied).toContain("declined to open the approval page");
+    expect(denied).not.toContain("approved (");
+    const automatic = await history("automatic");
+    expect(automatic).toContain("approved (policy)");
+    expect(automatic).not.toContain("approved (Ada Reviewer)");
+    expect(await history("bogus")).toContain("Unknown decision &#39;bogus&#39;");
+  });
+
   it("asks a client that supports only forms with a form, on the same server", async () => {
     const formAnswer = {
       current: () => ({ action: "accept" as const, content: { decision: "approve_once" } }),
