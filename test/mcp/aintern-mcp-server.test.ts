@@ -2,18 +2,33 @@
 // into), over the SDK's linked in-memory transports.
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   ApprovalDecision,
   type ApprovalHandler,
   ToolCallProcessor,
 } from "../../src/calls/index.js";
+import { RiskLevel } from "../../src/core/index.js";
 import { ToolExecutor } from "../../src/execution/index.js";
 import { AinternMcpServer } from "../../src/mcp/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
+import { defineTool } from "../../src/tools/index.js";
 import { touch } from "./fixtures/mcp-tools.js";
 
+/** A Safe tool whose execution fails. */
+const broken = defineTool({
+  id: "broken",
+  name: "Broken",
+  description: "Always fails.",
+  riskLevel: RiskLevel.Safe,
+  inputSchema: z.object({}),
+  execute() {
+    throw new Error("the disk is on fire");
+  },
+});
+
 async function connected(handler: ApprovalHandler): Promise<Client> {
-  const registry = new ToolRegistry({ tools: [touch] });
+  const registry = new ToolRegistry({ tools: [touch, broken] });
   const executor = new ToolExecutor({ registry });
   const mcp = new AinternMcpServer({
     registry,
@@ -56,6 +71,17 @@ describe("AinternMcpServer with approvals from the processor's ApprovalHandler",
     const result = await client.callTool({ name: "touch", arguments: { path: "x" } });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("console is down");
+    await client.close();
+  });
+
+  it("answers a tool that fails with an isError result carrying its message, and keeps serving", async () => {
+    const client = await connected({ requestApproval: () => ApprovalDecision.approve() });
+    const failed = await client.callTool({ name: "broken", arguments: {} });
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).toContain("the disk is on fire");
+    expect(failed.structuredContent).toMatchObject({ status: "Failed" });
+    const next = await client.callTool({ name: "touch", arguments: { path: "still" } });
+    expect(next.structuredContent).toEqual({ touched: "still" });
     await client.close();
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from "../../src/mcp/index.js";
 
@@ -78,6 +79,29 @@ describe("aintern.config.json", () => {
     expect(() => parseMcpConfig({ console: { token: "x" } })).toThrow(
       /'console.token' is not a console setting/,
     );
+  });
+
+  it("is a protected path: a write to it asks even where an allow rule covers every write", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aintern-config-"));
+    try {
+      await writeFile(
+        join(dir, "aintern.config.json"),
+        JSON.stringify({ policy: { allow: [{ toolId: "file-write", pathPattern: "**" }] } }),
+      );
+      const runtime = await openMcpRuntime({ workspace: dir, db: "sqlite::memory:" });
+      try {
+        const write = (path: string) =>
+          runtime.processor.needsApproval("file-write", { path, content: "{}", overwrite: true });
+        expect(await write("notes.md")).toBe(false);
+        expect(await write("aintern.config.json")).toMatchObject({
+          reason: expect.stringMatching(/protected/i),
+        });
+      } finally {
+        await runtime.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("says which file is not valid JSON", async () => {

@@ -1,0 +1,69 @@
+// `aintern console` as the CLI runs it: the sign-in link it prints, the token it requires, and a
+// clear refusal of a bad address.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runConsoleCommand } from "../../src/cli/console-command.js";
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = "";
+  stream.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { stream, text: () => text };
+}
+
+describe("aintern console", () => {
+  it("prints a sign-in link carrying the token, and serves only requests that carry it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aintern-console-cli-"));
+    const out = capture();
+    const err = capture();
+    const controller = new AbortController();
+    try {
+      const running = runConsoleCommand(
+        ["--db", `sqlite:${join(dir, "store.db")}`, "--listen", "127.0.0.1:0", "--operator", "ada"],
+        { out: out.stream, err: err.stream, signal: controller.signal },
+      );
+      let link: RegExpExecArray | null = null;
+      for (let i = 0; i < 200 && link === null; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        link = /Open: (http:\/\/127\.0\.0\.1:\d+)\/login\?token=(\S+)/.exec(out.text());
+      }
+      expect(link).not.toBeNull();
+      const [, url, token] = link!;
+      expect(out.text()).toContain("operator: ada");
+      expect((await fetch(`${url}/approvals`)).status).toBe(401);
+      const ok = await fetch(`${url}/approvals`, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain("Pending approvals");
+      controller.abort();
+      expect(await running).toBe(0);
+    } finally {
+      controller.abort();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses an address that is not host:port, or not loopback without --allow-remote", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aintern-console-cli-"));
+    try {
+      for (const [listen, message] of [
+        ["nope", /--listen must be host:port/],
+        ["0.0.0.0:0", /binds to loopback only.*--allow-remote/],
+      ] as const) {
+        const err = capture();
+        const code = await runConsoleCommand(
+          ["--db", `sqlite:${join(dir, "store.db")}`, "--listen", listen],
+          { out: capture().stream, err: err.stream },
+        );
+        expect(code).toBe(2);
+        expect(err.text()).toMatch(message);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

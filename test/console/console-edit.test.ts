@@ -1,0 +1,101 @@
+// Editing a pending call's arguments in the console: the edit is validated against the tool's
+// schema and its risk re-assessed before anything is decided.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinTools } from "../../src/builtin/index.js";
+import { ToolCallRequest } from "../../src/calls/index.js";
+import {
+  type ConsoleApp,
+  ConsoleApprovalHandler,
+  createConsoleApp,
+  PendingApprovalStatus,
+} from "../../src/console/index.js";
+import { ToolRegistry } from "../../src/registry/index.js";
+import { openStore, type Store } from "../../src/store/index.js";
+
+let store: Store;
+let consoleApp: ConsoleApp;
+const registry = new ToolRegistry({ tools: builtinTools() });
+
+beforeAll(async () => {
+  store = await openStore("sqlite::memory:");
+  consoleApp = createConsoleApp({
+    store,
+    operator: "ada",
+    getTool: (id) => registry.getTool(id),
+  });
+});
+
+afterAll(async () => {
+  consoleApp?.close();
+  await store?.close();
+});
+
+async function pendingCommand(command: string) {
+  const tool = registry.getTool("terminal-execute")!;
+  const parameters = { command };
+  const request = new ToolCallRequest({
+    toolId: tool.id,
+    toolName: tool.name,
+    parameters,
+    providerCallId: `call-${command}`,
+    riskLevel: tool.getEffectiveRiskLevel(parameters),
+    executionSummary: tool.getExecutionSummary(parameters),
+    requiresApproval: true,
+  });
+  const handler = new ConsoleApprovalHandler({
+    approvals: store.approvals,
+    getTool: (id) => registry.getTool(id),
+  });
+  return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
+}
+
+async function edit(id: string, args: unknown, action?: "approve"): Promise<string> {
+  const auth = { authorization: `Bearer ${consoleApp.token}` };
+  const page = await consoleApp.app.request("/approvals", { headers: auth });
+  const csrf = (await page.text()).match(/name="csrf-token" content="([^"]+)"/)?.[1] ?? "";
+  const response = await consoleApp.app.request(`/approvals/${id}/edit`, {
+    method: "POST",
+    headers: {
+      ...auth,
+      "x-csrf-token": csrf,
+      "hx-request": "true",
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({
+      arguments: typeof args === "string" ? args : JSON.stringify(args),
+      ...(action === undefined ? {} : { action }),
+    }).toString(),
+  });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+describe("editing a pending call's arguments in the console", () => {
+  it("re-assesses the risk of the edited call and says when it is higher than shown", async () => {
+    const row = await pendingCommand("ls");
+    const shown = await edit(row.id, { command: "rm -rf build" });
+    expect(shown).toMatch(/Risk after the edit: <strong>[^<]+<\/strong> \(higher than shown/);
+    expect((await store.approvals.get(row.id))?.status).toBe(PendingApprovalStatus.Pending);
+    const same = await edit(row.id, { command: "ls -la" });
+    expect(same).toContain("Risk after the edit");
+    expect(same).not.toContain("higher than shown");
+  });
+
+  it("shows the schema's errors for an invalid edit and decides nothing", async () => {
+    const row = await pendingCommand("pwd");
+    const invalid = await edit(row.id, { command: 42 }, "approve");
+    expect(invalid).toContain('class="errors"');
+    expect(invalid).toMatch(/command/);
+    expect((await store.approvals.get(row.id))?.status).toBe(PendingApprovalStatus.Pending);
+    const notJson = await edit(row.id, "{ not json", "approve");
+    expect(notJson).toContain("The arguments are not valid JSON");
+    const approved = await edit(row.id, { command: "pwd -P" }, "approve");
+    expect(approved).not.toContain('class="errors"');
+    const decided = await store.approvals.get(row.id);
+    expect(decided).toMatchObject({
+      status: PendingApprovalStatus.Approved,
+      decidedBy: "ada",
+      decision: { modifiedParameters: { command: "pwd -P" } },
+    });
+  });
+});
