@@ -207,6 +207,43 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
     expect(await history("bogus")).toContain("Unknown decision &#39;bogus&#39;");
   });
 
+  it("sends the page on the 2026-07-28 era too: input_required, then the retry waits for the console", async () => {
+    const modern = new Client(
+      { name: "url-client-2026", version: "1.0.0" },
+      {
+        capabilities: { elicitation: { url: {} } },
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+      },
+    );
+    const urls: string[] = [];
+    modern.setRequestHandler("elicitation/create", async (request) => {
+      const params = request.params as { mode?: string; url?: string };
+      expect(params.mode).toBe("url");
+      urls.push(params.url!);
+      const id = /\/approvals\/([^/?#]+)$/.exec(params.url!)![1]!;
+      void decide(modernLink, id, "approve");
+      return { action: "accept" };
+    });
+    let modernLink: ConsoleLink = link;
+    const transport = await connectStdio(modern, [
+      "--workspace",
+      workspace.path,
+      "--tools",
+      fixtureTools,
+      "--console",
+      "127.0.0.1:0",
+    ]);
+    try {
+      modernLink = await consoleLinkOf(transport);
+      const result = await modern.callTool({ name: "touch", arguments: { path: "modern-era" } });
+      expect(result.structuredContent).toEqual({ touched: "modern-era" });
+      expect(urls).toHaveLength(1);
+      expect(urls[0]!.startsWith(`${modernLink.url}/approvals/`)).toBe(true);
+    } finally {
+      await modern.close();
+    }
+  }, 60_000);
+
   it("asks a client that supports only forms with a form, on the same server", async () => {
     const formAnswer = {
       current: () => ({ action: "accept" as const, content: { decision: "approve_once" } }),
