@@ -3,19 +3,25 @@ import { builtinTools } from "../builtin/index.js";
 import { startConsole } from "../console/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore } from "../store/index.js";
+import { resolveMcpPlaces } from "./mcp-runtime.js";
 
 /** `aintern console`'s help text. */
 export const consoleUsage = `Usage:
   aintern console [--db <url>] [--listen 127.0.0.1:7070] [--operator <name>] [--allow-remote]
+                  [--workspace <dir>] [--config <file>]
 
   console  Serves the web console: pending approvals (approve, deny with a reason, edit,
            remember), running executions (progress, cancel), the audit history and the
            remembered permissions of the store that agent processes use.
 
 Options:
-  --db            Store URL (default: sqlite:.aintern/aintern.db).
+  --db            Store URL (default: the config's db, else sqlite:<workspace>/.aintern/audit.db,
+                  the store \`aintern mcp\` uses in the same workspace).
+  --workspace     The workspace whose store to open (default: the current directory).
+  --config        A configuration file (default: aintern.config.json in the workspace, if any).
   --listen        host:port (default 127.0.0.1:7070; loopback only unless --allow-remote).
-  --operator      Who decisions are recorded as (default: AINTERN_OPERATOR or the OS user).
+  --operator      Who decisions are recorded as (default: the config's console.operator, else
+                  AINTERN_OPERATOR, else the OS user).
   --allow-remote  Listen on a non-loopback address (every request still needs the token).
 `;
 
@@ -32,6 +38,8 @@ export async function runConsoleCommand(
 ): Promise<number> {
   let values: {
     db?: string;
+    workspace?: string;
+    config?: string;
     listen?: string;
     operator?: string;
     "allow-remote"?: boolean;
@@ -42,6 +50,8 @@ export async function runConsoleCommand(
       args: [...argv],
       options: {
         db: { type: "string" },
+        workspace: { type: "string" },
+        config: { type: "string" },
         listen: { type: "string" },
         operator: { type: "string" },
         "allow-remote": { type: "boolean" },
@@ -56,7 +66,19 @@ export async function runConsoleCommand(
     io.out.write(consoleUsage);
     return 0;
   }
-  const store = await openStore(values.db ?? "sqlite:.aintern/aintern.db");
+  // The same places `aintern mcp` resolves, so the two meet on one store by default.
+  let places: Awaited<ReturnType<typeof resolveMcpPlaces>>;
+  try {
+    places = await resolveMcpPlaces({
+      ...(values.db === undefined ? {} : { db: values.db }),
+      ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
+      ...(values.config === undefined ? {} : { config: values.config }),
+    });
+  } catch (error) {
+    io.err.write(`aintern console: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const store = await openStore(places.storeUrl);
   const registry = new ToolRegistry({ tools: builtinTools() });
   let running: Awaited<ReturnType<typeof startConsole>>;
   try {
@@ -64,7 +86,8 @@ export async function runConsoleCommand(
       store,
       listen: values.listen ?? "127.0.0.1:7070",
       allowRemote: values["allow-remote"] === true,
-      operator: values.operator ?? process.env.AINTERN_OPERATOR,
+      operator:
+        values.operator ?? places.config.console?.operator ?? process.env.AINTERN_OPERATOR,
       getTool: (id) => registry.getTool(id),
       token: process.env.AINTERN_CONSOLE_TOKEN,
     });

@@ -1,6 +1,6 @@
 // `aintern console` as the CLI runs it: the sign-in link it prints, the token it requires, and a
 // clear refusal of a bad address.
-import { mkdtemp, rm } from "node:fs/promises";
+import { access, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -39,6 +39,33 @@ describe("aintern console", () => {
       const ok = await fetch(`${url}/approvals`, { headers: { authorization: `Bearer ${token}` } });
       expect(ok.status).toBe(200);
       expect(await ok.text()).toContain("Pending approvals");
+      controller.abort();
+      expect(await running).toBe(0);
+    } finally {
+      controller.abort();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("opens the store aintern mcp uses in the workspace, and the operator of its configuration", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aintern-console-cli-"));
+    await writeFile(
+      join(dir, "aintern.config.json"),
+      JSON.stringify({ console: { operator: "Ada Reviewer" } }),
+    );
+    const out = capture();
+    const controller = new AbortController();
+    try {
+      const running = runConsoleCommand(["--workspace", dir, "--listen", "127.0.0.1:0"], {
+        out: out.stream,
+        err: capture().stream,
+        signal: controller.signal,
+      });
+      for (let i = 0; i < 200 && !out.text().includes("Open:"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(out.text()).toContain("operator: Ada Reviewer");
+      await expect(access(join(dir, ".aintern", "audit.db"))).resolves.toBeUndefined();
       controller.abort();
       expect(await running).toBe(0);
     } finally {
