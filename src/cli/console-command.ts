@@ -86,8 +86,7 @@ export async function runConsoleCommand(
       store,
       listen: values.listen ?? "127.0.0.1:7070",
       allowRemote: values["allow-remote"] === true,
-      operator:
-        values.operator ?? places.config.console?.operator ?? process.env.AINTERN_OPERATOR,
+      operator: values.operator ?? places.config.console?.operator ?? process.env.AINTERN_OPERATOR,
       getTool: (id) => registry.getTool(id),
       token: process.env.AINTERN_CONSOLE_TOKEN,
     });

@@ -24,8 +24,8 @@ import {
   type ProcessCallResult,
   type ToolCallProcessor,
   ToolCallRequest,
+  ToolCallStatus,
 } from "../calls/index.js";
-import type { ToolProgress } from "../context/index.js";
 import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import type { Tool } from "../tools/index.js";
@@ -84,6 +84,12 @@ export interface AinternMcpServerConfig {
    * only forms, the person is asked with a form.
    */
   readonly approvalPages?: McpApprovalPages;
+  /**
+   * While a call waits for a person through the processor's approval handler (the console), a
+   * call with a progress token gets a progress notification this often, so a client that resets
+   * its request timeout on progress keeps waiting. Default 15 s.
+   */
+  readonly approvalKeepAliveMs?: number;
   /** How long a person has to answer an elicitation. Default 5 minutes. */
   readonly approvalTimeoutMs?: number;
   /** Which parameters hold paths and commands (for suggested patterns). */
@@ -273,18 +279,28 @@ export class AinternMcpServer {
     ctx.mcpReq.signal.addEventListener("abort", abort, { once: true });
     connection.closed.signal.addEventListener("abort", abort, { once: true });
     const onProgress = progressSender(ctx, this.#config.onError);
+    const id = callId ?? randomUUID();
+    // The processor's handler may wait minutes for a person (the console): keep the client's
+    // request alive meanwhile, for clients that reset their timeout on progress.
+    const stopKeepAlive =
+      onProgress !== undefined &&
+      decision === undefined &&
+      (approvals === "handler" || callId !== undefined)
+        ? this.#keepAliveWhileAsking(id, onProgress)
+        : undefined;
     let result: ProcessCallResult;
     try {
       result = await this.processor.processCall({
         toolId: tool.id,
         parameters,
-        callId: callId ?? randomUUID(),
+        callId: id,
         sessionId,
         signal: controller.signal,
         ...(onProgress === undefined ? {} : { onProgress }),
         ...(decision === undefined ? {} : { decision }),
       });
     } finally {
+      stopKeepAlive?.();
       ctx.mcpReq.signal.removeEventListener("abort", abort);
       connection.closed.signal.removeEventListener("abort", abort);
     }
@@ -293,6 +309,26 @@ export class AinternMcpServer {
       toCallToolResult(result, outputSchema !== undefined),
       outputSchema === undefined ? undefined : objectSchema(outputSchema),
     );
+  }
+
+  /**
+   * Sends a progress notification every `approvalKeepAliveMs` while the call `callId` awaits
+   * approval in the processor; returns the function that stops.
+   */
+  #keepAliveWhileAsking(callId: string, send: (progress: ProgressReport) => void): () => void {
+    let asking = false;
+    const off = this.processor.events.on("transition", (transition) => {
+      if (transition.lifecycle.request.providerCallId !== callId) return;
+      asking = transition.to === ToolCallStatus.AwaitingApproval;
+    });
+    const timer = setInterval(() => {
+      if (asking) send({ message: "Waiting for a person's approval" });
+    }, this.#config.approvalKeepAliveMs ?? 15_000);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+      off();
+    };
   }
 
   /**
@@ -503,11 +539,19 @@ function supportsUrlElicitation(capabilities: ClientCapabilities | undefined): b
   return elicitation?.url !== undefined;
 }
 
+/** What a progress notification is made from: a tool's report, or the server's own note. */
+interface ProgressReport {
+  readonly message: string;
+  readonly percentComplete?: number | undefined;
+  readonly itemsProcessed?: number | undefined;
+  readonly totalItems?: number | undefined;
+}
+
 /** Sends the tool's progress reports as `notifications/progress`, when the call asked for them. */
 function progressSender(
   ctx: ServerContext,
   onError: ((error: Error) => void) | undefined,
-): ((progress: ToolProgress) => void) | undefined {
+): ((progress: ProgressReport) => void) | undefined {
   const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return undefined;
   let last = 0;

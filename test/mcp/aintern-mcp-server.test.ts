@@ -27,13 +27,17 @@ const broken = defineTool({
   },
 });
 
-async function connected(handler: ApprovalHandler): Promise<Client> {
+async function connected(
+  handler: ApprovalHandler,
+  config: { approvalKeepAliveMs?: number } = {},
+): Promise<Client> {
   const registry = new ToolRegistry({ tools: [touch, broken] });
   const executor = new ToolExecutor({ registry });
   const mcp = new AinternMcpServer({
     registry,
     processor: new ToolCallProcessor({ executor, approvalHandler: handler }),
     approvals: "handler",
+    ...config,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await mcp.createServer().connect(serverSide);
@@ -82,6 +86,32 @@ describe("AinternMcpServer with approvals from the processor's ApprovalHandler",
     expect(failed.structuredContent).toMatchObject({ status: "Failed" });
     const next = await client.callTool({ name: "touch", arguments: { path: "still" } });
     expect(next.structuredContent).toEqual({ touched: "still" });
+    await client.close();
+  });
+
+  it("keeps a call alive with progress while it waits for a person, for a client that resets its timeout on progress", async () => {
+    const client = await connected(
+      {
+        async requestApproval(request) {
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          return ApprovalDecision.approve().bindTo(request);
+        },
+      },
+      { approvalKeepAliveMs: 100 },
+    );
+    const notes: string[] = [];
+    // Without the keep-alive this request would time out after 500 ms.
+    const result = await client.callTool(
+      { name: "touch", arguments: { path: "slow" } },
+      {
+        timeout: 500,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => notes.push(p.message ?? ""),
+      },
+    );
+    expect(result.structuredContent).toEqual({ touched: "slow" });
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes.every((n) => n === "Waiting for a person's approval")).toBe(true);
     await client.close();
   });
 });
