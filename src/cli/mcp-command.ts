@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import {
-  type ConsoleApprovalHandler,
+  consoleApprovalPages,
   parseListen,
   type RunningConsole,
   startConsole,
@@ -8,7 +8,6 @@ import {
 import {
   AinternMcpServer,
   introspectionVerifier,
-  type McpApprovalPages,
   serveMcpHttp,
   serveMcpStdio,
 } from "../mcp/index.js";
@@ -130,7 +129,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
   const pages =
     running === undefined || runtime.consoleApprovals === undefined
       ? undefined
-      : consolePages(runtime.consoleApprovals, running.url, runtime);
+      : consoleApprovalPages(runtime.consoleApprovals, running.url);
   const server = new AinternMcpServer({
     registry: runtime.registry,
     processor: runtime.processor,
@@ -282,23 +281,6 @@ async function startMcpConsole(
 
 function optionalOperator(operator: string | undefined): { operator?: string } {
   return operator === undefined || operator.trim() === "" ? {} : { operator };
-}
-
-/** The console's page of each pending approval, for URL elicitation. */
-function consolePages(
-  handler: ConsoleApprovalHandler,
-  baseUrl: string,
-  runtime: McpRuntime,
-): McpApprovalPages {
-  return {
-    async open(request, details) {
-      const approval = await handler.open(request, details);
-      return { id: approval.id, url: `${baseUrl}/approvals/${encodeURIComponent(approval.id)}` };
-    },
-    async withdraw(id) {
-      await runtime.store.approvals.expire(id);
-    },
-  };
 }
 
 function parseHostPort(value: string): { host: string; port: number } | undefined {

@@ -130,6 +130,11 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
     });
   }
 
+  /** Expires a still pending row (its call will not wait for it); resolves whether it did. */
+  async withdraw(approvalId: string): Promise<boolean> {
+    return this.#config.approvals.expire(approvalId);
+  }
+
   async #awaitDecision(
     opened: PendingApproval,
     request: ToolCallRequest,

@@ -3,6 +3,7 @@ export {
   type ConsoleApprovalHandlerConfig,
   DEFAULT_CONSOLE_APPROVAL_TIMEOUT_MS,
 } from "./console-approval-handler.js";
+export { consoleApprovalPages } from "./console-approval-pages.js";
 export {
   type ConsoleApp,
   type ConsoleConfig,
