@@ -483,7 +483,7 @@ function safeUserName(): string {
 
 function refused(c: Context, status: 401) {
   return c.html(
-    html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in needed</title></head><body><main><h1>Sign in needed</h1><p>Open the link that <code>aintern console</code> printed when it started (it carries the access token).</p></main></body></html>`
+    html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in needed</title></head><body><main><h1>Sign in needed</h1><p>Open the sign-in link printed when the console started (by <code>aintern console</code>, or on the stderr of <code>aintern mcp --console</code>): it carries the access token. Then come back to this page.</p></main></body></html>`
       .value,
     status,
   );
