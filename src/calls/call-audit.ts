@@ -1,3 +1,4 @@
+import { timeOrderedUuid } from "../core/index.js";
 import type { AuditDecision, AuditRecord, AuditStatus } from "../execution/index.js";
 import type { ApprovalDecision } from "./approval-decision.js";
 import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
@@ -66,7 +67,7 @@ export function notRunAuditRecord(
       : lifecycle.errorMessage;
   const hashes = argumentHashes(lifecycle);
   return {
-    executionId: crypto.randomUUID(),
+    executionId: timeOrderedUuid(),
     toolName: lifecycle.request.toolId === "" ? "(none)" : lifecycle.request.toolId,
     status,
     parameters: context.parameters,

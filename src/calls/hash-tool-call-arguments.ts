@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { JsonObject } from "../core/index.js";
 import { canonicalJson } from "./json-utils.js";
 
@@ -13,5 +13,5 @@ import { canonicalJson } from "./json-utils.js";
  * ```
  */
 export function hashToolCallArguments(parameters: JsonObject): string {
-  return createHash("sha256").update(canonicalJson(parameters), "utf8").digest("hex");
+  return hash("sha256", canonicalJson(parameters), "hex");
 }

@@ -7,10 +7,33 @@ import type { JsonObject, JsonValue } from "../core/index.js";
  */
 export function canonicalJson(value: JsonValue): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  const members = keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key]!)}`);
-  return `{${members.join(",")}}`;
+  // Concatenation rather than map / join: this runs on every call's arguments (their hash).
+  if (Array.isArray(value)) {
+    let text = "[";
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) text += ",";
+      // A hole or `undefined` is empty, as `join` left it.
+      text += canonicalJson(value[index]!) ?? "";
+    }
+    return `${text}]`;
+  }
+  const keys = Object.keys(value);
+  if (!isSorted(keys)) keys.sort();
+  let text = "{";
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (index > 0) text += ",";
+    text += `${JSON.stringify(key)}:${canonicalJson(value[key]!)}`;
+  }
+  return `${text}}`;
+}
+
+/** Whether `keys` are already in `sort()` order (UTF-16 code units): most objects come sorted or small. */
+function isSorted(keys: readonly string[]): boolean {
+  for (let index = 1; index < keys.length; index++) {
+    if (keys[index - 1]! > keys[index]!) return false;
+  }
+  return true;
 }
 
 /** The values {@link deepFreezeJson} froze, all the way down. */
@@ -44,7 +67,61 @@ export function deepFreezeJson<T extends JsonValue>(value: T): T {
  */
 export function frozenJsonObject(value: JsonObject): JsonObject {
   if (deepFrozen.has(value)) return value;
-  return deepFreezeJson(structuredClone(value));
+  const copy = frozenPlainCopy(value, 0);
+  if (copy === undefined) return deepFreezeJson(structuredClone(value));
+  deepFrozen.add(copy as JsonObject);
+  return copy as JsonObject;
+}
+
+/** Past this depth a value is left to `structuredClone` (and the iterative freeze). */
+const maxPlainDepth = 64;
+
+/**
+ * A frozen copy of plain JSON (plain objects, dense arrays, strings, numbers, booleans, null),
+ * made and frozen in one pass: what `structuredClone` plus {@link deepFreezeJson} give for such
+ * a value, at a fraction of the cost. Undefined for anything else (a class instance, `undefined`,
+ * a cycle, deep nesting), which the caller copies the general way.
+ */
+function frozenPlainCopy(value: unknown, depth: number): JsonValue | undefined {
+  if (value === null) return null;
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+      return value;
+    case "object":
+      break;
+    default:
+      return undefined;
+  }
+  if (depth >= maxPlainDepth) return undefined;
+  if (Array.isArray(value)) {
+    const items: JsonValue[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const item = frozenPlainCopy(value[index], depth + 1);
+      if (item === undefined) return undefined;
+      items[index] = item;
+    }
+    return Object.freeze(items) as JsonValue[];
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const out: Record<string, JsonValue> = {};
+  for (const key of Object.keys(value)) {
+    const item = frozenPlainCopy((value as Record<string, unknown>)[key], depth + 1);
+    if (item === undefined) return undefined;
+    // Assigning "__proto__" would set the prototype: that key must be defined as own data.
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, {
+        value: item,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      out[key] = item;
+    }
+  }
+  return Object.freeze(out);
 }
 
 /** A JSON-safe copy of `value` (what `JSON.stringify` keeps), or undefined if it has none. */

@@ -82,7 +82,9 @@ export class ToolCallLifecycle {
   /** The original request. */
   readonly request: ToolCallRequest;
   readonly #clock: Clock;
-  readonly #events: TypedEventEmitter<{ transition: ToolCallTransition }>;
+  readonly #onListenerError: ((error: unknown) => void) | undefined;
+  /** Made on the first `onTransition`: most lifecycles have one listener or none. */
+  #events: TypedEventEmitter<{ transition: ToolCallTransition }> | undefined;
   #state: ToolCallLifecycleState = {
     status: ToolCallStatus.Parsed,
     approvalDecision: undefined,
@@ -100,10 +102,7 @@ export class ToolCallLifecycle {
   constructor(request: ToolCallRequest, config: ToolCallLifecycleConfig = {}) {
     this.request = request;
     this.#clock = config.clock ?? systemClock;
-    const onListenerError = config.onListenerError;
-    this.#events = new TypedEventEmitter(
-      onListenerError === undefined ? undefined : { onListenerError: (e) => onListenerError(e) },
-    );
+    this.#onListenerError = config.onListenerError;
     if (config.onTransition !== undefined) this.onTransition(config.onTransition);
   }
 
@@ -134,6 +133,12 @@ export class ToolCallLifecycle {
 
   /** Adds a listener called after every move; returns a function that removes it. */
   onTransition(listener: ToolCallTransitionListener): () => void {
+    if (this.#events === undefined) {
+      const onListenerError = this.#onListenerError;
+      this.#events = new TypedEventEmitter(
+        onListenerError === undefined ? undefined : { onListenerError: (e) => onListenerError(e) },
+      );
+    }
     return this.#events.on("transition", listener);
   }
 
@@ -424,15 +429,17 @@ export class ToolCallLifecycle {
 
   #move(to: ToolCallStatus, apply: (state: ToolCallLifecycleState, now: Date) => void): void {
     this.#check(to);
-    const from = this.status;
+    const state = this.#state;
+    const from = state.status;
     const now = new Date(this.#clock().getTime());
-    const next = { ...this.#state, transitions: [...this.#state.transitions] };
-    apply(next, now);
-    next.status = to;
-    next.transitions.push({ from, to, at: now });
-    this.#state = next;
-    if (this.#events.hasListeners("transition")) {
-      this.#events.emit(
+    // In place: the state is private, every getter and record copies what it hands out, and no
+    // `apply` can throw half way (they only assign).
+    apply(state, now);
+    state.status = to;
+    state.transitions.push({ from, to, at: now });
+    const events = this.#events;
+    if (events?.hasListeners("transition") === true) {
+      events.emit(
         "transition",
         Object.freeze({
           lifecycle: this,

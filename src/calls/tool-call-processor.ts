@@ -10,7 +10,13 @@ import {
   ToolExecutionContext,
   type ToolProgress,
 } from "../context/index.js";
-import { AinternError, isJsonObject, type JsonObject, TypedEventEmitter } from "../core/index.js";
+import {
+  AinternError,
+  isJsonObject,
+  type JsonObject,
+  TypedEventEmitter,
+  timeOrderedUuid,
+} from "../core/index.js";
 import {
   type AuditLog,
   canExecuteParallel,
@@ -267,7 +273,7 @@ export class ToolCallProcessor {
       onProgress: input.onProgress,
       given: toDecision(input.decision, "processCall"),
       decideOnly: false,
-      onLifecycle: () => undefined,
+      onLifecycle: ignoreLifecycle,
     });
     const result = lifecycleResult(lifecycle, request);
     return {
@@ -352,7 +358,7 @@ export class ToolCallProcessor {
       onProgress: undefined,
       given: decision,
       decideOnly: true,
-      onLifecycle: () => undefined,
+      onLifecycle: ignoreLifecycle,
     });
     const applied = lifecycle.approvalDecision;
     const approved = lifecycle.status === ToolCallStatus.Approved;
@@ -437,16 +443,19 @@ export class ToolCallProcessor {
     // The stored state this process last read or wrote: every write is conditional on it.
     let expected = prior.stored;
     let lost = false;
-    const save = async (): Promise<void> => {
-      if (store === undefined || lost) return;
-      const record = storableRecord(lifecycle.toRecord(), tool);
-      if (await store.save({ callId, sessionId: scope.sessionId, record, expected })) {
-        expected = record.status;
-        return;
-      }
-      lost = true;
-      throw lostClaim;
-    };
+    const save =
+      store === undefined
+        ? noSave
+        : async (): Promise<void> => {
+            if (lost) return;
+            const record = storableRecord(lifecycle.toRecord(), tool);
+            if (await store.save({ callId, sessionId: scope.sessionId, record, expected })) {
+              expected = record.status;
+              return;
+            }
+            lost = true;
+            throw lostClaim;
+          };
     const note: DecisionNote = {};
     if (prior.kind === "approved") {
       const decision = lifecycle.approvalDecision;
@@ -746,7 +755,7 @@ export class ToolCallProcessor {
     const approver = this.#config.approver;
     const context = new ToolExecutionContext({
       services: this.#services,
-      executionId: crypto.randomUUID(),
+      executionId: timeOrderedUuid(),
       sessionId: scope.sessionId,
       toolId: request.toolId,
       ...(request.providerCallId === undefined ? {} : { toolCallId: request.providerCallId }),
@@ -788,10 +797,20 @@ export class ToolCallProcessor {
 
   /** The lifecycle, its transitions reported as the processor's `transition` events. */
   #track(lifecycle: ToolCallLifecycle): ToolCallLifecycle {
-    lifecycle.onTransition((event) => this.events.emit("transition", event));
+    lifecycle.onTransition(this.#forward);
     return lifecycle;
   }
+
+  readonly #forward = (event: ToolCallTransition): void => {
+    this.events.emit("transition", event);
+  };
 }
+
+/** `onLifecycle` of a call whose caller only wants the end. */
+function ignoreLifecycle(): void {}
+
+/** `save` of a processor without a store. */
+async function noSave(): Promise<void> {}
 
 /** What a call gets when the same call is already being processed or executed. */
 const alreadyRunningMessage =

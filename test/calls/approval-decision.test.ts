@@ -92,6 +92,16 @@ describe("hashToolCallArguments", () => {
     expect(hashToolCallArguments({ b: "x", a: [1, { c: 3, d: null }] })).toBe(expected);
   });
 
+  it("writes the canonical form of nested, unordered and numeric-looking keys as sorted text", () => {
+    const parameters = JSON.parse(
+      '{"b": {"z": [3, {"y": 1, "x": "é"}], "10": 1, "9": 2}, "A": [], "a": {}, "": "\u2028"}',
+    );
+    const expected = createHash("sha256")
+      .update('{"":"\u2028","A":[],"a":{},"b":{"10":1,"9":2,"z":[3,{"x":"é","y":1}]}}')
+      .digest("hex");
+    expect(hashToolCallArguments(parameters)).toBe(expected);
+  });
+
   it("differs for different arguments and keeps __proto__ as a plain key", () => {
     expect(hashToolCallArguments({ a: 1 })).not.toBe(hashToolCallArguments({ a: 2 }));
     expect(hashToolCallArguments({ a: [1, 2] })).not.toBe(hashToolCallArguments({ a: [2, 1] }));

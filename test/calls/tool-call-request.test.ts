@@ -24,6 +24,40 @@ describe("ToolCallRequest", () => {
     expect(decision.modifiedParameters).toEqual({ target: { path: "b.txt" } });
   });
 
+  it("copies plain parameters deeply and frozen, keeping a __proto__ key as data and arrays as arrays", () => {
+    const parameters = JSON.parse('{"__proto__": {"x": 1}, "list": [1, {"deep": [true, null]}], "n": 5}');
+    const request = new ToolCallRequest({ toolId: "t", parameters });
+    expect(request.parameters).not.toBe(parameters);
+    expect(request.parameters).toEqual(parameters);
+    expect(Object.getPrototypeOf(request.parameters)).toBe(Object.prototype);
+    expect(Object.hasOwn(request.parameters, "__proto__")).toBe(true);
+    const list = request.parameters.list as unknown[];
+    expect(Array.isArray(list)).toBe(true);
+    expect(Object.isFrozen(list)).toBe(true);
+    expect(Object.isFrozen((list[1] as { deep: unknown[] }).deep)).toBe(true);
+    // A copy already made is reused, not copied again.
+    expect(request.withRiskAssessment({ riskLevel: RiskLevel.Low }).parameters).toBe(
+      request.parameters,
+    );
+  });
+
+  it("copies parameters that are not plain JSON the general way (structuredClone), frozen", () => {
+    const when = new Date(0);
+    const cyclic: Record<string, unknown> = { when, gap: undefined };
+    cyclic.self = cyclic;
+    const request = new ToolCallRequest({ toolId: "t", parameters: cyclic as never });
+    const copied = request.parameters as Record<string, unknown>;
+    expect(copied.when).toBeInstanceOf(Date);
+    expect(copied.when).not.toBe(when);
+    expect(copied.self).toBe(copied);
+    expect(Object.hasOwn(copied, "gap")).toBe(true);
+    expect(Object.isFrozen(copied)).toBe(true);
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 200; i++) deep = { deep };
+    const nested = new ToolCallRequest({ toolId: "t", parameters: deep as never });
+    expect(nested.parameters).toEqual(deep);
+  });
+
   it("ToolCallRequest_Create_HasUniqueId: every request gets its own UUID", () => {
     const a = ToolCallRequest.create("file-read", "Read File", { path: "a.txt" }, 1);
     const b = ToolCallRequest.create("file-read", "Read File", { path: "a.txt" }, 1);
