@@ -25,7 +25,9 @@ describe("ToolCallRequest", () => {
   });
 
   it("copies plain parameters deeply and frozen, keeping a __proto__ key as data and arrays as arrays", () => {
-    const parameters = JSON.parse('{"__proto__": {"x": 1}, "list": [1, {"deep": [true, null]}], "n": 5}');
+    const parameters = JSON.parse(
+      '{"__proto__": {"x": 1}, "list": [1, {"deep": [true, null]}], "n": 5}',
+    );
     const request = new ToolCallRequest({ toolId: "t", parameters });
     expect(request.parameters).not.toBe(parameters);
     expect(request.parameters).toEqual(parameters);
