@@ -77,17 +77,14 @@ export class CallGate {
     if (!isRiskLevel(riskLevel)) {
       return request.withRiskAssessment({
         riskLevel: maxRiskLevel(safeDefaultRisk(tool), RiskLevel.Medium),
-        ...(executionSummary === undefined ? {} : { executionSummary }),
+        executionSummary,
         warnings: [
           ...(request.warnings ?? []),
           "The tool could not assess the risk of this call; it is treated as at least Medium.",
         ],
       });
     }
-    return request.withRiskAssessment({
-      riskLevel,
-      ...(executionSummary === undefined ? {} : { executionSummary }),
-    });
+    return request.withRiskAssessment({ riskLevel, executionSummary });
   }
 
   /**
@@ -149,21 +146,41 @@ export class CallGate {
   /**
    * The policy's decision, with remembered permissions of `sessionId` applied where the policy
    * would ask. A tool that requires confirmation asks even where the policy would allow it by
-   * its risk (a remembered grant still covers it).
+   * its risk (a remembered grant still covers it). A promise only when remembered permissions
+   * are looked up.
    */
-  async verdict(call: PolicyCall, tool: Tool, sessionId: string): Promise<CallVerdict> {
-    let decision = this.#config.policy.decide(call);
+  verdict(call: PolicyCall, tool: Tool, sessionId: string): CallVerdict | Promise<CallVerdict> {
+    const decision = this.policyVerdict(call, tool);
+    // Only a question a grant may answer waits for the remembered permissions: an allowed call
+    // gets its verdict without a turn of the microtask queue.
+    return decision.kind === "ask" && this.#rememberable(decision)
+      ? this.#remembered(decision, call, sessionId)
+      : decision;
+  }
+
+  /** The policy's decision alone; a tool that requires confirmation asks where it would allow. */
+  policyVerdict(call: PolicyCall, tool: Tool): CallVerdict {
+    const decision = this.#config.policy.decide(call);
     if (decision.kind === "allow" && requiresConfirmation(tool)) {
-      decision = { kind: "ask", reason: `'${tool.id}' requires confirmation before it runs` };
+      return { kind: "ask", reason: `'${tool.id}' requires confirmation before it runs` };
     }
-    if (
-      decision.kind !== "ask" ||
-      decision.protectedPath === true ||
-      decision.possiblyDenied === true ||
-      decision.warning !== undefined
-    ) {
-      return decision;
-    }
+    return decision;
+  }
+
+  /** Whether a remembered grant may answer this question (never a protected, unsure or Critical one). */
+  #rememberable(decision: PolicyDecision & { readonly kind: "ask" }): boolean {
+    return (
+      decision.protectedPath !== true &&
+      decision.possiblyDenied !== true &&
+      decision.warning === undefined
+    );
+  }
+
+  async #remembered(
+    decision: PolicyDecision & { readonly kind: "ask" },
+    call: PolicyCall,
+    sessionId: string,
+  ): Promise<CallVerdict> {
     const grant = await this.#config.permissions.find(call, sessionId);
     if (grant === undefined) return decision;
     return {

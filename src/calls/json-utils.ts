@@ -17,8 +17,7 @@ export function canonicalJson(value: JsonValue): string {
     }
     return `${text}]`;
   }
-  const keys = Object.keys(value);
-  if (!isSorted(keys)) keys.sort();
+  const keys = sortedKeys(value);
   let text = "{";
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
@@ -28,12 +27,23 @@ export function canonicalJson(value: JsonValue): string {
   return `${text}}`;
 }
 
-/** Whether `keys` are already in `sort()` order (UTF-16 code units): most objects come sorted or small. */
-function isSorted(keys: readonly string[]): boolean {
+/**
+ * The object's keys in `sort()` order (UTF-16 code units). A few keys are sorted by insertion in
+ * place: `Array.prototype.sort` allocates a work area even for two keys.
+ */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  if (keys.length > 16) return keys.sort();
   for (let index = 1; index < keys.length; index++) {
-    if (keys[index - 1]! > keys[index]!) return false;
+    const key = keys[index]!;
+    let at = index;
+    while (at > 0 && keys[at - 1]! > key) {
+      keys[at] = keys[at - 1]!;
+      at--;
+    }
+    keys[at] = key;
   }
-  return true;
+  return keys;
 }
 
 /** The values {@link deepFreezeJson} froze, all the way down. */

@@ -38,6 +38,11 @@ export interface ToolCallLifecycleConfig {
   onTransition?: ToolCallTransitionListener;
   /** Where a throwing listener's error goes (default: `console.error`). */
   onListenerError?: (error: unknown) => void;
+  /**
+   * An emitter that also receives every move as its `transition` event (a processor's `events`):
+   * the event is only built while that emitter has listeners.
+   */
+  forwardTo?: TypedEventEmitter<{ transition: ToolCallTransition }>;
 }
 
 /** The state a lifecycle holds besides its request: what a record restores. */
@@ -83,7 +88,8 @@ export class ToolCallLifecycle {
   readonly request: ToolCallRequest;
   readonly #clock: Clock;
   readonly #onListenerError: ((error: unknown) => void) | undefined;
-  /** Made on the first `onTransition`: most lifecycles have one listener or none. */
+  readonly #forwardTo: TypedEventEmitter<{ transition: ToolCallTransition }> | undefined;
+  /** Made on the first `onTransition`: most lifecycles have none. */
   #events: TypedEventEmitter<{ transition: ToolCallTransition }> | undefined;
   #state: ToolCallLifecycleState = {
     status: ToolCallStatus.Parsed,
@@ -103,6 +109,7 @@ export class ToolCallLifecycle {
     this.request = request;
     this.#clock = config.clock ?? systemClock;
     this.#onListenerError = config.onListenerError;
+    this.#forwardTo = config.forwardTo;
     if (config.onTransition !== undefined) this.onTransition(config.onTransition);
   }
 
@@ -431,26 +438,27 @@ export class ToolCallLifecycle {
     this.#check(to);
     const state = this.#state;
     const from = state.status;
-    const now = new Date(this.#clock().getTime());
+    // The system clock's Date is new already; another clock's may be shared, so it is copied.
+    const now = this.#clock === systemClock ? new Date() : new Date(this.#clock().getTime());
     // In place: the state is private, every getter and record copies what it hands out, and no
     // `apply` can throw half way (they only assign).
     apply(state, now);
     state.status = to;
     state.transitions.push({ from, to, at: now });
-    const events = this.#events;
-    if (events?.hasListeners("transition") === true) {
-      events.emit(
-        "transition",
-        Object.freeze({
-          lifecycle: this,
-          requestId: this.request.id,
-          toolId: this.request.toolId,
-          from,
-          to,
-          at: new Date(now),
-        }),
-      );
-    }
+    const events = this.#events?.hasListeners("transition") === true ? this.#events : undefined;
+    const forward =
+      this.#forwardTo?.hasListeners("transition") === true ? this.#forwardTo : undefined;
+    if (events === undefined && forward === undefined) return;
+    const event: ToolCallTransition = Object.freeze({
+      lifecycle: this,
+      requestId: this.request.id,
+      toolId: this.request.toolId,
+      from,
+      to,
+      at: new Date(now),
+    });
+    events?.emit("transition", event);
+    forward?.emit("transition", event);
   }
 }
 

@@ -58,7 +58,11 @@ import type {
   RecordedDecision,
 } from "./process-call.js";
 import type { ToolCallBatch } from "./tool-call-batch.js";
-import { ToolCallLifecycle, type ToolCallTransition } from "./tool-call-lifecycle.js";
+import {
+  ToolCallLifecycle,
+  type ToolCallLifecycleConfig,
+  type ToolCallTransition,
+} from "./tool-call-lifecycle.js";
 import type { ToolCallLifecycleRecord } from "./tool-call-lifecycle-record.js";
 import { coercionNote, lifecycleResult } from "./tool-call-outcome.js";
 import { ToolCallRequest } from "./tool-call-request.js";
@@ -276,14 +280,15 @@ export class ToolCallProcessor {
       onLifecycle: ignoreLifecycle,
     });
     const result = lifecycleResult(lifecycle, request);
-    return {
+    const answer: { -readonly [K in keyof ProcessCallResult]: ProcessCallResult[K] } = {
       status: lifecycle.status,
       isError: !result.success,
       content: result.toLlmContext() + coercionNote(lifecycle),
-      ...(result.success && result.data !== undefined ? { data: result.data } : {}),
       result,
       lifecycle,
     };
+    if (result.success && result.data !== undefined) answer.data = result.data;
+    return answer;
   }
 
   /**
@@ -416,7 +421,10 @@ export class ToolCallProcessor {
   ): Promise<ToolCallLifecycle> {
     let prior: Prior;
     try {
-      prior = await this.#prior(original, callId, scope);
+      prior =
+        this.#config.store === undefined
+          ? this.#priorRecorded(original, callId, scope)
+          : await this.#prior(original, callId, scope);
     } catch (error) {
       // Whether the call already ran cannot be told: it must not run (again).
       return this.#refuse(
@@ -434,9 +442,12 @@ export class ToolCallProcessor {
     let lifecycle: ToolCallLifecycle;
     if (prior.kind === "approved") {
       // Decided earlier (recordDecision): run it as decided, without asking again.
-      lifecycle = this.#track(ToolCallLifecycle.fromRecord(resumedRecord(prior.record, original)));
+      lifecycle = ToolCallLifecycle.fromRecord(
+        resumedRecord(prior.record, original),
+        this.#tracked,
+      );
     } else {
-      lifecycle = this.#track(ToolCallLifecycle.forRequest(this.#gate.assess(original, tool)));
+      lifecycle = ToolCallLifecycle.forRequest(this.#gate.assess(original, tool), this.#tracked);
     }
     scope.onLifecycle(lifecycle);
     const store = this.#config.store;
@@ -456,6 +467,7 @@ export class ToolCallProcessor {
             lost = true;
             throw lostClaim;
           };
+    let started = false;
     const note: DecisionNote = {};
     if (prior.kind === "approved") {
       const decision = lifecycle.approvalDecision;
@@ -478,7 +490,9 @@ export class ToolCallProcessor {
         return lifecycle;
       }
       lifecycle.startExecution();
-      await save(); // the claim: of processes meeting this call at once, one gets past here
+      started = true;
+      // The claim: of processes meeting this call at once, one gets past here.
+      if (store !== undefined) await save();
       const execution = await this.executor.execute(
         tool.id,
         this.#context(lifecycle, scope, note, tool),
@@ -493,8 +507,9 @@ export class ToolCallProcessor {
       // A store or plug-in failure: end the call as failed rather than leave it hanging.
       endAfterError(lifecycle, error);
     } finally {
-      await save().catch(() => undefined);
-      if (!lost) await this.#auditNotRun(lifecycle, tool, note, scope);
+      if (store !== undefined) await save().catch(ignoreError);
+      // A call that reached the executor is in the audit already (the executor records it).
+      if (!lost && !started) await this.#auditNotRun(lifecycle, tool, note, scope);
     }
     return lifecycle;
   }
@@ -575,7 +590,8 @@ export class ToolCallProcessor {
       return false;
     }
     const call = this.#gate.policyCall(request, tool, request.parameters);
-    const verdict = await this.#gate.verdict(call, tool, scope.sessionId);
+    const pending = this.#gate.verdict(call, tool, scope.sessionId);
+    const verdict = pending instanceof Promise ? await pending : pending;
     if (verdict.kind === "allow" && scope.given === undefined) {
       note.decidedBy = verdict.grantId === undefined ? "policy" : "remembered";
       if (verdict.grantId !== undefined) note.grantId = verdict.grantId;
@@ -631,15 +647,7 @@ export class ToolCallProcessor {
    */
   async #prior(request: ToolCallRequest, callId: string, scope: CallScope): Promise<Prior> {
     const store = this.#config.store;
-    if (store === undefined) {
-      const key = sessionCallKey(scope.sessionId, callId);
-      const recorded = this.#recorded.get(key);
-      if (recorded === undefined) return { kind: "none", stored: null };
-      this.#recorded.delete(key);
-      const record = recorded.toRecord();
-      if (!isSameCall(record, request)) return { kind: "none", stored: null };
-      return this.#priorOf(record, request, null);
-    }
+    if (store === undefined) return this.#priorRecorded(request, callId, scope);
     const stored = await store.get(callId, scope.sessionId);
     if (stored === undefined) return { kind: "none", stored: null };
     let record = stored.record;
@@ -671,6 +679,18 @@ export class ToolCallProcessor {
       }
     }
     return this.#priorOf(record, request, record.status);
+  }
+
+  /** What the decisions recorded in this process (no store) know about the call. */
+  #priorRecorded(request: ToolCallRequest, callId: string, scope: CallScope): Prior {
+    if (this.#recorded.size === 0) return noPrior;
+    const key = sessionCallKey(scope.sessionId, callId);
+    const recorded = this.#recorded.get(key);
+    if (recorded === undefined) return noPrior;
+    this.#recorded.delete(key);
+    const record = recorded.toRecord();
+    if (!isSameCall(record, request)) return noPrior;
+    return this.#priorOf(record, request, null);
   }
 
   #priorOf(
@@ -753,16 +773,18 @@ export class ToolCallProcessor {
     const decision = lifecycle.approvalDecision;
     const workspacePath = this.#config.workspacePath;
     const approver = this.#config.approver;
+    // Members left undefined rather than spread in: the context reads each one, and this runs
+    // on every call.
     const context = new ToolExecutionContext({
       services: this.#services,
       executionId: timeOrderedUuid(),
       sessionId: scope.sessionId,
       toolId: request.toolId,
-      ...(request.providerCallId === undefined ? {} : { toolCallId: request.providerCallId }),
-      ...(workspacePath === undefined ? {} : { workspacePath }),
+      toolCallId: request.providerCallId,
+      workspacePath,
       parameters: request.parameters,
-      ...(parameters === request.parameters ? {} : { modifiedParameters: parameters }),
-      ...(scope.onProgress === undefined ? {} : { progress: scope.onProgress }),
+      modifiedParameters: parameters === request.parameters ? undefined : parameters,
+      progress: scope.onProgress,
       isApproved: true,
       approval: {
         automatic: decision === undefined || lifecycle.wasAutoApproved,
@@ -790,20 +812,20 @@ export class ToolCallProcessor {
   }
 
   #refused(request: ToolCallRequest, reason: string): ToolCallLifecycle {
-    const lifecycle = this.#track(ToolCallLifecycle.forRequest(request));
+    const lifecycle = ToolCallLifecycle.forRequest(request, this.#tracked);
     lifecycle.cancel(reason);
     return lifecycle;
   }
 
-  /** The lifecycle, its transitions reported as the processor's `transition` events. */
-  #track(lifecycle: ToolCallLifecycle): ToolCallLifecycle {
-    lifecycle.onTransition(this.#forward);
-    return lifecycle;
-  }
+  /** Lifecycles made with it report their transitions as the processor's `transition` events. */
+  readonly #tracked: ToolCallLifecycleConfig = { forwardTo: this.events };
+}
 
-  readonly #forward = (event: ToolCallTransition): void => {
-    this.events.emit("transition", event);
-  };
+/** Nothing known about the call. */
+const noPrior: Prior = Object.freeze({ kind: "none", stored: null });
+
+function ignoreError(): undefined {
+  return undefined;
 }
 
 /** `onLifecycle` of a call whose caller only wants the end. */

@@ -191,13 +191,11 @@ export class ToolCallRequest {
    */
   withRiskAssessment(assessment: ToolCallRiskAssessment): ToolCallRequest {
     const init = this.#init();
-    return new ToolCallRequest({
-      ...init,
-      riskLevel: assessment.riskLevel,
-      executionSummary: assessment.executionSummary ?? init.executionSummary,
-      warnings: assessment.warnings ?? init.warnings,
-      requiresApproval: assessment.requiresApproval ?? init.requiresApproval,
-    });
+    init.riskLevel = assessment.riskLevel;
+    init.executionSummary = assessment.executionSummary ?? init.executionSummary;
+    init.warnings = assessment.warnings ?? init.warnings;
+    init.requiresApproval = assessment.requiresApproval ?? init.requiresApproval;
+    return new ToolCallRequest(init);
   }
 
   /** `ToolCallRequest(Read File, Id=1a2b3c4d, Risk=Safe)`. */
