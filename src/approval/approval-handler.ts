@@ -48,6 +48,8 @@ export interface ApprovalAnswer {
   readonly reason?: string | undefined;
   /** Arguments the person edited; when set they replace the request's. */
   readonly modifiedParameters?: JsonObject | undefined;
+  /** Who decided (a person's name or subject), when the handler knows: written to the audit. */
+  readonly decidedBy?: string | undefined;
 }
 
 /**

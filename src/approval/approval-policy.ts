@@ -1,4 +1,3 @@
-import picomatch from "picomatch";
 import {
   getWorkspaceRelativePath,
   InvalidPathError,
@@ -12,6 +11,7 @@ import {
   type ToolCategory,
 } from "../core/index.js";
 import { matchCommandPattern, matchDenyPattern } from "../shell/index.js";
+import { globMatcher } from "./glob-matcher.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
 
@@ -251,13 +251,7 @@ export class ApprovalPolicy {
     const { paths } = callSubjects(call.toolId, call.parameters, this.config);
     if (paths.length === 0) return false;
     const patterns = this.config.protectedPaths ?? defaultProtectedPathPatterns;
-    const isProtected = picomatch([...patterns], {
-      dot: true,
-      nocase: true,
-      noextglob: true,
-      nonegate: true,
-      windows: false,
-    });
+    const isProtected = globMatcher(patterns, { dot: true, nocase: true });
     return paths.some((p) => {
       const relative = workspaceRelative(workspace, p);
       return relative !== undefined && isProtected(relative);

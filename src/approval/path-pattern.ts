@@ -1,4 +1,3 @@
-import picomatch from "picomatch";
 import {
   getWorkspaceRelativePath,
   InvalidPathError,
@@ -6,6 +5,7 @@ import {
   PathOutsideWorkspaceError,
   resolveWorkspacePath,
 } from "../context/index.js";
+import { globMatcher } from "./glob-matcher.js";
 
 /** Whether the text holds a C0 control (NUL included), DEL or a C1 control. */
 function hasControlCharacter(text: string): boolean {
@@ -121,12 +121,9 @@ export function matchPathPattern(
   if (relative === ".") return false;
   const posix = process.platform === "win32" ? relative.replaceAll("\\", "/") : relative;
   if (posix.startsWith("/") || posix === ".." || posix.startsWith("../")) return false;
-  const matcher = picomatch(pattern, {
+  const matcher = globMatcher(pattern, {
     dot: options.dot ?? false,
     nocase: options.nocase ?? !isCaseSensitiveFileSystem(realRoot),
-    noextglob: true,
-    nonegate: true,
-    windows: false,
   });
   return matcher(posix);
 }

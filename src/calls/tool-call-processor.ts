@@ -349,13 +349,17 @@ export class ToolCallProcessor {
   async recordDecision(input: RecordDecisionInput): Promise<RecordedDecision> {
     const checked = this.#checkInput(input, "recordDecision");
     const given = toDecision(input.decision, "recordDecision");
-    const decidedBy = input.decidedBy ?? given?.decidedBy;
-    const decision = decidedBy === undefined ? given : given?.by(decidedBy);
-    if (decision === undefined) {
+    if (given === undefined) {
       throw new InvalidCallInputError(
         "recordDecision needs a decision: { approved: true | false }",
       );
     }
+    if (input.decidedBy !== undefined && typeof input.decidedBy !== "string") {
+      throw new InvalidCallInputError(
+        `recordDecision: decidedBy must be a string (a person's name or subject), got ${describeValue(input.decidedBy)}`,
+      );
+    }
+    const decision = input.decidedBy === undefined ? given : given.by(input.decidedBy);
     const request = this.#requestFor(input.toolId, input.parameters, checked.callId);
     const lifecycle = await this.#handle(request, {
       sessionId: checked.sessionId,
@@ -473,6 +477,8 @@ export class ToolCallProcessor {
       const decision = lifecycle.approvalDecision;
       note.decidedBy = decision?.decidedBy ?? this.#config.approver ?? "host";
       if (decision !== undefined) note.approvalScope = approvalScopeOf(decision);
+      const decider = decision?.decidedBy ?? this.#config.approver;
+      if (decider !== undefined) note.decider = decider;
     }
 
     try {
@@ -772,7 +778,7 @@ export class ToolCallProcessor {
     const parameters = lifecycle.effectiveParameters;
     const decision = lifecycle.approvalDecision;
     const workspacePath = this.#config.workspacePath;
-    const approver = this.#config.approver;
+    const approver = note.decider;
     // Members left undefined rather than spread in: the context reads each one, and this runs
     // on every call.
     const context = new ToolExecutionContext({

@@ -8,6 +8,7 @@ import type {
 import { type JsonObject, RiskLevel, riskLevelName, ToolErrorCode } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
 import type { Tool } from "../tools/index.js";
+import type { AuditCallDecision } from "./audit-log.js";
 import type { Execution, ExecutionPlan } from "./execution.js";
 import { errorText, type Outcome, stoppedOutcome } from "./execution-outcome.js";
 import type { ExecutorRuntime } from "./executor-runtime.js";
@@ -125,6 +126,7 @@ export async function askApproval(
   need: ApprovalNeed,
 ): Promise<Outcome | undefined> {
   if (need.kind === "deny") {
+    execution.gateDecision = { decision: "denied", decidedBy: "rule" };
     return {
       tool,
       status: ToolExecutionStatus.Denied,
@@ -148,6 +150,7 @@ export async function askApproval(
   } else if (gate !== undefined && gate !== "none") {
     answer = await ask(gate, approvalRequest(execution, tool, parameters, need), need, execution);
   } else {
+    execution.gateDecision = { decision: "denied", decidedBy: "no-handler" };
     return {
       tool,
       status: ToolExecutionStatus.RequiresConfirmation,
@@ -160,7 +163,11 @@ export async function askApproval(
       wasApproved: false,
     };
   }
-  if (cancellation.aborted) return stoppedOutcome(tool, cancellation, false, undefined, false);
+  if (cancellation.aborted) {
+    execution.gateDecision = { decision: "cancelled", decidedBy: "caller" };
+    return stoppedOutcome(tool, cancellation, false, undefined, false);
+  }
+  execution.gateDecision = gateDecisionOf(answer, callback !== undefined);
   if ("error" in answer || answer.approved !== true) {
     const reason =
       "error" in answer
@@ -178,7 +185,10 @@ export async function askApproval(
   const edited = answer.modifiedParameters;
   if (edited !== undefined && gate !== undefined && gate !== "none") {
     const refused = checkEdit(runtime, execution, tool, edited, need.riskLevel, gate.policy);
-    if (refused !== undefined) return refused;
+    if (refused !== undefined) {
+      execution.gateDecision = { ...execution.gateDecision, decision: "denied", decidedBy: "rule" };
+      return refused;
+    }
     execution.editedParameters = edited;
   }
   execution.emit(
@@ -187,6 +197,19 @@ export async function askApproval(
     execution.elapsed(),
   );
   return undefined;
+}
+
+/** The audit's decision columns for an answer of the gate's handler or confirmation callback. */
+function gateDecisionOf(
+  answer: ApprovalAnswer | { error: unknown },
+  fromCallback: boolean,
+): AuditCallDecision {
+  if ("error" in answer) return { decision: "denied", decidedBy: "handler-error" };
+  const decider = typeof answer.decidedBy === "string" ? answer.decidedBy : null;
+  const decidedBy = fromCallback ? "callback" : answer === timedOutAnswer ? "timeout" : "person";
+  return answer.approved === true
+    ? { decision: "approved", decidedBy, approvalScope: "once", decider }
+    : { decision: "denied", decidedBy, decider };
 }
 
 /** Refuses edited arguments that fail validation, that the policy denies, or that raise the risk. */
@@ -256,6 +279,12 @@ function approvalRequest(
   };
 }
 
+/** What the gate's handler is taken to have said when it did not answer in time. */
+const timedOutAnswer: ApprovalAnswer = Object.freeze({
+  approved: false,
+  reason: "Approval request timed out",
+});
+
 /** One prompt through the gate's handler, bounded by its timeout and the execution's signal. */
 function ask(
   gate: Exclude<ExecutorApproval, "none">,
@@ -275,10 +304,7 @@ function ask(
   const timeoutMs = gate.timeoutMs ?? 300_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new Promise<ApprovalAnswer | { error: unknown }>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ approved: false, reason: "Approval request timed out" }),
-      timeoutMs,
-    );
+    timer = setTimeout(() => resolve(timedOutAnswer), timeoutMs);
     controller.signal.addEventListener(
       "abort",
       () => resolve({ approved: false, reason: "Request was cancelled" }),

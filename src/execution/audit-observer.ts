@@ -124,6 +124,7 @@ export class AuditObserver implements ExecutionObserver {
       timedOut: result.timedOut,
       wasCancelled: result.wasCancelled,
       ...callDecisionColumns(plan.context),
+      ...execution.gateDecision,
     };
   }
 }

@@ -17,5 +17,6 @@ export function callDecisionColumns(context: ToolExecutionContext | undefined): 
     grantId: approval.grantId ?? null,
     argumentsHash: approval.argumentsHash ?? null,
     editedArgumentsHash: approval.editedArgumentsHash ?? null,
+    decider: approval.approvedBy ?? null,
   };
 }

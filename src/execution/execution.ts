@@ -1,6 +1,7 @@
 import type { Span } from "@opentelemetry/api";
 import { NIL_UUID, type ToolExecutionContext } from "../context/index.js";
 import { Cancellation, type JsonObject } from "../core/index.js";
+import type { AuditCallDecision } from "./audit-log.js";
 import type { ExecutionObservers } from "./execution-observer.js";
 import { timedOutReason } from "./execution-outcome.js";
 import { ExecutionTracker } from "./execution-tracker.js";
@@ -50,6 +51,8 @@ export class Execution {
   sandboxId: string | null = null;
   /** The arguments an approver edited, when they did: the tool runs with these. */
   editedParameters: JsonObject | undefined;
+  /** What the executor's own approval gate decided, for the audit row (when it was asked). */
+  gateDecision: AuditCallDecision | undefined;
   /** Owned by the audit observer: who the execution ran for (begin and complete share it). */
   identity: AuditIdentity | undefined;
   /** Owned by the telemetry observer: the execution's `execute_tool` span. */

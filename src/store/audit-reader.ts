@@ -98,6 +98,7 @@ export class AuditReader {
     if (filter.sessionId !== undefined) where.push(eb("session_id", "=", filter.sessionId));
     if (filter.callId !== undefined) where.push(eb("call_id", "=", filter.callId));
     if (filter.decidedBy !== undefined) where.push(eb("decided_by", "=", filter.decidedBy));
+    if (filter.decider !== undefined) where.push(eb("decider", "=", filter.decider));
     if (filter.decisions !== undefined) {
       if (filter.decisions.length === 0) where.push(sql<SqlBool>`1 = 0`);
       else where.push(eb("decision", "in", filter.decisions));
@@ -131,6 +132,7 @@ const TEXT_FILTERS = [
   "sessionId",
   "callId",
   "decidedBy",
+  "decider",
   "toolName",
   "batchId",
   "userId",

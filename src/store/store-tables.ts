@@ -31,6 +31,7 @@ export interface ToolExecutionsTable {
   grant_id: string | null;
   arguments_hash: string | null;
   edited_arguments_hash: string | null;
+  decider: string | null;
 }
 
 /** `tool_permissions`: one remembered `tool`-scoped grant per row. */

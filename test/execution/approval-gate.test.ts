@@ -15,6 +15,7 @@ import {
   ToolExecutionStatus,
   type ToolExecutorConfig,
 } from "../../src/execution/index.js";
+import { openStore } from "../../src/store/index.js";
 import { MockTool } from "../../src/testing/index.js";
 import { collect, executorWith } from "./support.js";
 
@@ -290,6 +291,47 @@ describe("ToolExecutor approval gate: { policy, handler }", () => {
     expect(shell.executedParameters).toEqual([{ command: "ls -la" }]);
     expect(riskier.status).toBe(ToolExecutionStatus.Denied);
     expect(riskier.errorMessage).toContain("High risk, more than the Low risk call");
+  });
+
+  it("writes its decisions to the audit: who decided, by name when the handler says", async () => {
+    const store = await openStore("sqlite::memory:");
+    try {
+      const { executor } = gated(
+        {
+          policy: new ApprovalPolicy({ deny: [{ toolId: "critical", reason: "never" }] }),
+          handler: recording((request) =>
+            request.parameters.command === "rm a"
+              ? { approved: true, decidedBy: "ana@example.com" }
+              : { approved: false, reason: "no" },
+          ),
+        },
+        { audit: store.audit },
+      );
+      await executor.execute({ toolName: "shell", parameters: { command: "rm a" } });
+      await executor.execute({ toolName: "shell", parameters: { command: "rm b" } });
+      await executor.execute({ toolName: "critical" });
+      await executor.execute({ toolName: "safe" });
+      const rows = (await store.audit.query()).entries;
+      const byStatus = (status: string) => rows.filter((r) => r.status === status);
+      expect(
+        byStatus("completed").map((r) => [r.toolName, r.decision, r.decidedBy, r.decider]),
+      ).toEqual(
+        expect.arrayContaining([
+          ["shell", "approved", "person", "ana@example.com"],
+          ["safe", null, null, null],
+        ]),
+      );
+      expect(
+        byStatus("denied").map((r) => [r.toolName, r.decision, r.decidedBy, r.decider]),
+      ).toEqual(
+        expect.arrayContaining([
+          ["shell", "denied", "person", null],
+          ["critical", "denied", "rule", null],
+        ]),
+      );
+    } finally {
+      await store.close();
+    }
   });
 
   it("skips the gate for a call its sender already approved (approvedBy)", async () => {

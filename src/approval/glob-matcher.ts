@@ -1,0 +1,65 @@
+import picomatch from "picomatch";
+
+/** How a glob is matched: the two settings the approval code varies (the rest are fixed). */
+export interface GlobMatchOptions {
+  /** Whether `*` and `**` also match names starting with `.`. */
+  readonly dot: boolean;
+  /** Whether case is ignored. */
+  readonly nocase: boolean;
+}
+
+/** Tests a path (relative, `/`-separated) against compiled globs. */
+export type GlobMatcher = (path: string) => boolean;
+
+/** Compiled matchers kept; past this the least recently used is dropped. */
+export const MAX_CACHED_GLOB_MATCHERS = 512;
+
+const cache = new Map<string, GlobMatcher>();
+let compiled = 0;
+
+/**
+ * The picomatch matcher of `patterns` (any one matching), compiled once and reused: compiling
+ * (parsing the glob, building and compiling a RegExp) costs far more than matching, and the
+ * policy matches the same few patterns (protected paths, rules, remembered grants) on every
+ * call. Brace expansion is on; extglobs and negation are off; `/` is the only separator. The
+ * cache is bounded ({@link MAX_CACHED_GLOB_MATCHERS}, least recently used dropped), so patterns
+ * from remembered grants cannot grow it without end.
+ */
+export function globMatcher(
+  patterns: string | readonly string[],
+  options: GlobMatchOptions,
+): GlobMatcher {
+  const list = typeof patterns === "string" ? patterns : patterns.join("\u0000");
+  const key = `${options.dot ? 1 : 0}${options.nocase ? 1 : 0}${typeof patterns === "string" ? "s" : "a"}${list}`;
+  let matcher = cache.get(key);
+  if (matcher !== undefined) {
+    // Most recently used last: a Map iterates in insertion order.
+    cache.delete(key);
+    cache.set(key, matcher);
+    return matcher;
+  }
+  compiled++;
+  matcher = picomatch(typeof patterns === "string" ? patterns : [...patterns], {
+    dot: options.dot,
+    nocase: options.nocase,
+    noextglob: true,
+    nonegate: true,
+    windows: false,
+  });
+  cache.set(key, matcher);
+  if (cache.size > MAX_CACHED_GLOB_MATCHERS) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return matcher;
+}
+
+/** How many times a glob was compiled since the process started (for tests). */
+export function globCompileCount(): number {
+  return compiled;
+}
+
+/** How many compiled matchers are kept now (for tests). */
+export function cachedGlobMatcherCount(): number {
+  return cache.size;
+}

@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalPolicy } from "../../src/approval/index.js";
+import {
+  cachedGlobMatcherCount,
+  globCompileCount,
+  globMatcher,
+  MAX_CACHED_GLOB_MATCHERS,
+} from "../../src/approval/glob-matcher.js";
+import { RiskLevel, ToolCategory } from "../../src/core/index.js";
+
+let workspace: string;
+
+beforeAll(() => {
+  workspace = mkdtempSync(join(tmpdir(), "aintern-globs-"));
+  mkdirSync(join(workspace, "src"));
+  writeFileSync(join(workspace, "src", "a.ts"), "");
+});
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+describe("globMatcher", () => {
+  it("compiles a pattern once per options and reuses it", () => {
+    const first = globMatcher("src/**/*.ts", { dot: false, nocase: false });
+    expect(globMatcher("src/**/*.ts", { dot: false, nocase: false })).toBe(first);
+    expect(globMatcher("src/**/*.ts", { dot: true, nocase: false })).not.toBe(first);
+    expect(globMatcher(["src/**/*.ts"], { dot: false, nocase: false })).not.toBe(first);
+    expect(first("src/a/b.ts")).toBe(true);
+    expect(first("src/.hidden/b.ts")).toBe(false);
+    expect(first("SRC/a/b.ts")).toBe(false);
+    expect(globMatcher("src/**/*.ts", { dot: true, nocase: true })("SRC/.x/b.ts")).toBe(true);
+  });
+
+  it("keeps list members apart: a list is not the same as one pattern joined", () => {
+    const list = globMatcher(["a", "b"], { dot: false, nocase: false });
+    expect(list("a")).toBe(true);
+    expect(list("b")).toBe(true);
+    expect(list("a\u0000b")).toBe(false);
+  });
+
+  it("stays bounded: the least recently used matcher is dropped", () => {
+    const kept = globMatcher("kept/**", { dot: false, nocase: false });
+    for (let i = 0; i < MAX_CACHED_GLOB_MATCHERS + 50; i++) {
+      globMatcher(`p${i}/**`, { dot: false, nocase: false });
+      if (i % 100 === 0) globMatcher("kept/**", { dot: false, nocase: false }); // used: kept
+    }
+    expect(cachedGlobMatcherCount()).toBe(MAX_CACHED_GLOB_MATCHERS);
+    expect(globMatcher("kept/**", { dot: false, nocase: false })).toBe(kept);
+    const dropped = globMatcher("p0/**", { dot: false, nocase: false });
+    expect(dropped("p0/x")).toBe(true);
+  });
+
+  it("lets a policy decide many calls without compiling again", () => {
+    const policy = new ApprovalPolicy({
+      allow: [{ toolId: "file-write", pathPattern: "src/{a,b}.ts" }],
+      protectedPaths: ["nowhere-else/**"],
+    });
+    const call = {
+      toolId: "file-write",
+      category: ToolCategory.FileSystem,
+      riskLevel: RiskLevel.Medium,
+      parameters: { path: "src/a.ts" },
+      workspacePath: workspace,
+    };
+    const before = globCompileCount();
+    expect(policy.decide(call).kind).toBe("allow");
+    // The protected paths and the rule's pattern: each compiled on first use, through the cache.
+    expect(globCompileCount()).toBe(before + 2);
+    for (let i = 0; i < 50; i++) expect(policy.decide(call).kind).toBe("allow");
+    expect(globCompileCount()).toBe(before + 2);
+  });
+});
