@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApprovalPolicy } from "../../src/approval/index.js";
 import {
   cachedGlobMatcherCount,
   globCompileCount,
   globMatcher,
   MAX_CACHED_GLOB_MATCHERS,
 } from "../../src/approval/glob-matcher.js";
+import { ApprovalPolicy } from "../../src/approval/index.js";
 import { RiskLevel, ToolCategory } from "../../src/core/index.js";
 
 let workspace: string;
