@@ -36,7 +36,8 @@ export function toolCallOutcome(
  * the model is told, so it sends the right types next time; empty when there were none.
  */
 export function coercionNote(lifecycle: ToolCallLifecycle | undefined): string {
-  const warnings = lifecycle?.request.validationResult?.warnings ?? [];
+  const warnings = lifecycle?.request.validationResult?.warnings;
+  if (warnings === undefined || warnings.length === 0) return "";
   const coerced = warnings.filter((w) => w.warningCode === ValidationWarningCode.Coerced);
   if (coerced.length === 0) return "";
   return `\n\nValidation warnings:\n${coerced.map((w) => `- ${w.message}`).join("\n")}`;

@@ -7,6 +7,7 @@ import { ApprovalPolicy, RememberedPermissions } from "../approval/index.js";
 import {
   ServiceContainer,
   type ServiceProvider,
+  type ToolApprovalDetails,
   ToolExecutionContext,
   type ToolProgress,
 } from "../context/index.js";
@@ -29,13 +30,8 @@ import { ToolValidationResult, ToolValidator } from "../validation/index.js";
 import { ApprovalDecision, type ApprovalDecisionInit } from "./approval-decision.js";
 import type { ApprovalHandler } from "./approval-handler.js";
 import { ApprovalRounds } from "./approval-rounds.js";
-import {
-  approvalScopeOf,
-  argumentHashes,
-  type DecisionNote,
-  notRunAuditRecord,
-} from "./call-audit.js";
-import { CallGate, errorText } from "./call-gate.js";
+import { approvalScopeOf, type DecisionNote, notRunAuditRecord } from "./call-audit.js";
+import { CallGate, type CallVerdict, errorText } from "./call-gate.js";
 import {
   defaultSessionId,
   idempotencyKey,
@@ -483,7 +479,8 @@ export class ToolCallProcessor {
 
     try {
       if (prior.kind === "none") {
-        const decided = await this.#decide(lifecycle, tool, callId, scope, save, note);
+        const deciding = this.#decide(lifecycle, tool, callId, scope, save, note);
+        const decided = deciding instanceof Promise ? await deciding : deciding;
         if (!decided) return lifecycle;
       }
       if (scope.decideOnly) return lifecycle;
@@ -575,14 +572,14 @@ export class ToolCallProcessor {
    * Validation, policy and the person's decision; resolves whether the call was approved (the
    * lifecycle is then Approved; otherwise it ended).
    */
-  async #decide(
+  #decide(
     lifecycle: ToolCallLifecycle,
     tool: Tool | undefined,
     callId: string,
     scope: CallScope,
     save: () => Promise<void>,
     note: DecisionNote,
-  ): Promise<boolean> {
+  ): boolean | Promise<boolean> {
     const request = lifecycle.request;
     if (isAborted(scope.signal)) {
       lifecycle.cancel("The call was cancelled");
@@ -596,8 +593,25 @@ export class ToolCallProcessor {
       return false;
     }
     const call = this.#gate.policyCall(request, tool, request.parameters);
-    const pending = this.#gate.verdict(call, tool, scope.sessionId);
-    const verdict = pending instanceof Promise ? await pending : pending;
+    const verdict = this.#gate.verdict(call, tool, scope.sessionId);
+    // Synchronous until someone must be asked (or remembered permissions looked up): a call the
+    // policy lets run costs no promise here.
+    if (verdict instanceof Promise) {
+      return verdict.then((v) => this.#decideOn(v, lifecycle, tool, callId, scope, save, note));
+    }
+    return this.#decideOn(verdict, lifecycle, tool, callId, scope, save, note);
+  }
+
+  /** {@link #decide} once the policy's verdict is known. */
+  #decideOn(
+    verdict: CallVerdict,
+    lifecycle: ToolCallLifecycle,
+    tool: Tool,
+    callId: string,
+    scope: CallScope,
+    save: () => Promise<void>,
+    note: DecisionNote,
+  ): boolean | Promise<boolean> {
     if (verdict.kind === "allow" && scope.given === undefined) {
       note.decidedBy = verdict.grantId === undefined ? "policy" : "remembered";
       if (verdict.grantId !== undefined) note.grantId = verdict.grantId;
@@ -609,6 +623,20 @@ export class ToolCallProcessor {
       );
       return true;
     }
+    return this.#ask(verdict, lifecycle, tool, callId, scope, save, note);
+  }
+
+  /** Asks (or applies the given decision, or a deny rule): the call waits for approval first. */
+  async #ask(
+    verdict: CallVerdict,
+    lifecycle: ToolCallLifecycle,
+    tool: Tool,
+    callId: string,
+    scope: CallScope,
+    save: () => Promise<void>,
+    note: DecisionNote,
+  ): Promise<boolean> {
+    const request = lifecycle.request;
     lifecycle.requestApproval();
     await save();
     if (verdict.kind === "deny") {
@@ -773,12 +801,22 @@ export class ToolCallProcessor {
     note: DecisionNote,
     tool: Tool,
   ): ToolExecutionContext {
-    const hashes = argumentHashes(lifecycle);
     const request = lifecycle.request;
     const parameters = lifecycle.effectiveParameters;
     const decision = lifecycle.approvalDecision;
     const workspacePath = this.#config.workspacePath;
-    const approver = note.decider;
+    const approval: { -readonly [K in keyof ToolApprovalDetails]: ToolApprovalDetails[K] } = {
+      automatic: decision === undefined || lifecycle.wasAutoApproved,
+      decidedBy: note.decidedBy ?? "policy",
+      scope: note.approvalScope ?? "once",
+      argumentsHash: hashToolCallArguments(request.parameters),
+    };
+    if (decision !== undefined) approval.decidedAt = decision.decidedAt;
+    if (note.decider !== undefined) approval.approvedBy = note.decider;
+    if (note.grantId !== undefined) approval.grantId = note.grantId;
+    if (decision?.modifiedParameters !== undefined) {
+      approval.editedArgumentsHash = hashToolCallArguments(decision.modifiedParameters);
+    }
     // Members left undefined rather than spread in: the context reads each one, and this runs
     // on every call.
     const context = new ToolExecutionContext({
@@ -792,18 +830,7 @@ export class ToolCallProcessor {
       modifiedParameters: parameters === request.parameters ? undefined : parameters,
       progress: scope.onProgress,
       isApproved: true,
-      approval: {
-        automatic: decision === undefined || lifecycle.wasAutoApproved,
-        ...(decision?.decidedAt === undefined ? {} : { decidedAt: decision.decidedAt }),
-        ...(approver === undefined ? {} : { approvedBy: approver }),
-        decidedBy: note.decidedBy ?? "policy",
-        scope: note.approvalScope ?? "once",
-        ...(note.grantId === undefined ? {} : { grantId: note.grantId }),
-        argumentsHash: hashes.argumentsHash,
-        ...(hashes.editedArgumentsHash === null
-          ? {}
-          : { editedArgumentsHash: hashes.editedArgumentsHash }),
-      },
+      approval,
     });
     // Validated by the gate: the executor and the tool need not validate them again.
     if (wasValidated(tool, parameters)) markValidated(tool, context.effectiveParameters);

@@ -94,7 +94,8 @@ export class ToolCallRequest {
     this.executionSummary = init.executionSummary ?? "";
     this.warnings = init.warnings === undefined ? undefined : Object.freeze([...init.warnings]);
     this.requiresApproval = init.requiresApproval ?? false;
-    this.requestedAt = new Date((init.requestedAt ?? new Date()).getTime());
+    this.requestedAt =
+      init.requestedAt === undefined ? new Date() : new Date(init.requestedAt.getTime());
     Object.freeze(this);
   }
 
