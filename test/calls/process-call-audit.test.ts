@@ -134,6 +134,40 @@ describe.each(storeTargets)("the audit of every decision on $name", ({ make }) =
     expect(await store.audit.count({ decidedBy: "remembered" })).toBe(1);
   });
 
+  it("records an approval's reach: once, and a pattern with the grant it made and later covered", async () => {
+    const { store, processor } = await setup({
+      approvalHandler: recordingHandler((request) =>
+        request.getParameter("path") === "src/once.ts"
+          ? ApprovalDecision.approve()
+          : ApprovalDecision.approve({ rememberForSession: true, rememberPattern: "src/**" }),
+      ),
+    });
+    const write = (path: string, callId: string) =>
+      processor.processCall({
+        toolId: "file-write",
+        parameters: { path, content: "x" },
+        callId,
+      });
+    await write("src/once.ts", "o1");
+    await write("src/first.ts", "g1");
+    await write("src/second.ts", "g2");
+    const row = async (callId: string) => (await store.audit.query({ callId })).entries[0];
+    expect(await row("o1")).toMatchObject({
+      status: "completed",
+      decidedBy: "person",
+      approvalScope: "once",
+      grantId: null,
+    });
+    const granted = await row("g1");
+    expect(granted).toMatchObject({ decidedBy: "person", approvalScope: "pattern" });
+    expect(granted?.grantId).toBeTruthy();
+    expect(await row("g2")).toMatchObject({
+      decidedBy: "remembered",
+      approvalScope: "pattern",
+      grantId: granted?.grantId,
+    });
+  });
+
   it("records an edit with the original and the edited arguments' hashes", async () => {
     const { store, processor } = await setup({
       approvalHandler: recordingHandler(() =>
