@@ -20,6 +20,7 @@ import {
   makeTools,
   makeToolsProcessor,
   makeWorkspace,
+  processorOf,
   recordingHandler,
   type Tools,
   type Workspace,
@@ -127,8 +128,7 @@ describe("processCall: one call through the whole gate", () => {
       },
     });
     const handler = approveAll();
-    const { processor } = makeProcessor({
-      executor: new ToolExecutor({ registry: new ToolRegistry({ tools: [probe] }) }),
+    const { processor } = processorOf([probe], {
       approvalHandler: handler,
     });
     await processor.processCall({ toolId: "probe", parameters: {}, sessionId: "conn-7" });
@@ -167,9 +167,7 @@ describe("processCall: one call through the whole gate", () => {
         return ToolResult.succeeded("ok");
       },
     });
-    const { processor } = makeProcessor({
-      executor: new ToolExecutor({ registry: new ToolRegistry({ tools: [reporter] }) }),
-    });
+    const { processor } = processorOf([reporter]);
     const reports: ToolProgress[] = [];
     const answer = await processor.processCall({
       toolId: "reporter",
@@ -218,8 +216,7 @@ describe("processCall: one call through the whole gate", () => {
       requiresConfirmation: true,
     });
     const handler = recordingHandler(() => ApprovalDecision.deny("not now"));
-    const { processor } = makeProcessor({
-      executor: new ToolExecutor({ registry: new ToolRegistry({ tools: [confirm] }) }),
+    const { processor } = processorOf([confirm], {
       approvalHandler: handler,
     });
     const answer = await processor.processCall({ toolId: "confirm-me", parameters: {} });
@@ -634,9 +631,7 @@ describe("scalar coercion (spec 003)", () => {
         return "ok";
       },
     });
-    const { processor } = makeProcessor({
-      executor: new ToolExecutor({ registry: new ToolRegistry({ tools: [tool] }) }),
-    });
+    const { processor } = processorOf([tool]);
     return { seen, processor };
   }
 

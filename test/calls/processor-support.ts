@@ -18,7 +18,7 @@ import { type LicenseContext, ToolExecutor } from "../../src/execution/index.js"
 import { ToolRegistry } from "../../src/registry/index.js";
 import { ToolResult } from "../../src/result/index.js";
 import { MockTool } from "../../src/testing/index.js";
-import { defineTool } from "../../src/tools/index.js";
+import { defineTool, type Tool } from "../../src/tools/index.js";
 
 /** A temporary workspace with a few real files; `cleanup` removes it. */
 export interface Workspace {
@@ -236,6 +236,17 @@ export function makeToolsProcessor(
   config: Omit<ToolCallProcessorConfig, "executor" | "approvalHandler"> = {},
 ): ReturnType<typeof makeProcessor> {
   return makeProcessor({ executor: makeExecutor(tools), approvalHandler, ...config });
+}
+
+/** A processor over a bare executor of `tools` (no audit, no store unless `config` gives one). */
+export function processorOf(
+  tools: readonly Tool[],
+  config: Omit<ToolCallProcessorConfig, "executor"> = {},
+): ReturnType<typeof makeProcessor> {
+  return makeProcessor({
+    executor: new ToolExecutor({ registry: new ToolRegistry({ tools }) }),
+    ...config,
+  });
 }
 
 /** Waits until `check` holds (polling), or fails after `timeoutMs`. */
