@@ -312,9 +312,7 @@ export class ToolCallLifecycle {
 
   /** Parsed -> Validating. */
   startValidation(): void {
-    this.#move(ToolCallStatus.Validating, (s, now) => {
-      s.validationStarted = now;
-    });
+    this.#move(ToolCallStatus.Validating, markValidationStarted);
   }
 
   /** Validating -> ValidationFailed, with the error the model will see. */
@@ -362,9 +360,7 @@ export class ToolCallLifecycle {
 
   /** Approved -> Executing. */
   startExecution(): void {
-    this.#move(ToolCallStatus.Executing, (s, now) => {
-      s.executionStarted = now;
-    });
+    this.#move(ToolCallStatus.Executing, markExecutionStarted);
   }
 
   /** Executing -> Completed, with the tool's result (which may itself report a failure). */
@@ -460,6 +456,15 @@ export class ToolCallLifecycle {
     events?.emit("transition", event);
     forward?.emit("transition", event);
   }
+}
+
+// Moves that record only their time, shared rather than made per move.
+function markValidationStarted(state: ToolCallLifecycleState, now: Date): void {
+  state.validationStarted = now;
+}
+
+function markExecutionStarted(state: ToolCallLifecycleState, now: Date): void {
+  state.executionStarted = now;
 }
 
 function copy(date: Date | undefined): Date | undefined {

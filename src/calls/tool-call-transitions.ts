@@ -23,7 +23,8 @@ export function nextToolCallStatuses(from: ToolCallStatus): readonly ToolCallSta
   return [...(forward.get(from) ?? []), S.Cancelled];
 }
 
-/** Whether moving a lifecycle from `from` to `to` is legal. */
+/** Whether moving a lifecycle from `from` to `to` is legal (checked on every move: no copies). */
 export function canTransition(from: ToolCallStatus, to: ToolCallStatus): boolean {
-  return nextToolCallStatuses(from).includes(to);
+  if (isTerminalToolCallStatus(from)) return false;
+  return to === S.Cancelled || (forward.get(from)?.includes(to) ?? false);
 }
