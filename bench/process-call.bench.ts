@@ -14,7 +14,7 @@
  *   npx tsx bench/process-call.bench.ts      (or `npm run bench -- process-call`)
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ToolCallProcessor } from "../src/calls/index.js";
@@ -23,6 +23,7 @@ import { ToolRegistry } from "../src/registry/index.js";
 import { JsonSchemaBuilder } from "../src/schema/index.js";
 import { openStore } from "../src/store/index.js";
 import { defineTool } from "../src/tools/index.js";
+import { formatSpread, spread } from "./measure.js";
 
 export const targets = { processCallRatioMax: 1.3 } as const;
 
@@ -31,11 +32,6 @@ const inputSchema = JsonSchemaBuilder.create()
   .addString("path", "File path", { required: true, maxLength: 4096 })
   .addInteger("maxLines", "Most lines to read", { minimum: 1, maximum: 10_000 })
   .build();
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 async function cpuUsPerCall(calls: number, call: (i: number) => Promise<unknown>): Promise<number> {
   const start = process.cpuUsage();
@@ -89,10 +85,17 @@ export async function run() {
     const figures = {
       node: process.version,
       date: new Date().toISOString(),
-      executeCpuUs: median(a),
-      processCallCpuUs: median(b),
-      processCallStoredCpuUs: median(c),
-      ratio: median(ratios),
+      loadAverage: loadavg()
+        .map((n) => n.toFixed(1))
+        .join(" "),
+      execute: spread(a),
+      processCall: spread(b),
+      processCallStored: spread(c),
+      ratios: spread(ratios),
+      executeCpuUs: spread(a).median,
+      processCallCpuUs: spread(b).median,
+      processCallStoredCpuUs: spread(c).median,
+      ratio: spread(ratios).median,
     };
     const passed = figures.ratio <= targets.processCallRatioMax;
     return { ...figures, passed };
@@ -104,14 +107,15 @@ export async function run() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const figures = await run();
-  const f = (n: number) => n.toFixed(1);
   process.stdout.write(
     [
+      `${figures.date}, node ${figures.node}, load average ${figures.loadAverage}; medians of the rounds (range)`,
       `| measure | CPU µs/call |`,
       `| --- | --- |`,
-      `| (a) executor.execute, audited | ${f(figures.executeCpuUs)} |`,
-      `| (b) processor.processCall, audited | ${f(figures.processCallCpuUs)} (${figures.ratio.toFixed(2)}x (a), target ≤ ${targets.processCallRatioMax}) ${figures.passed ? "✓" : "✗"} |`,
-      `| (c) processCall with call id and store.calls | ${f(figures.processCallStoredCpuUs)} |`,
+      `| (a) executor.execute, audited | ${formatSpread(figures.execute, 1)} |`,
+      `| (b) processor.processCall, audited | ${formatSpread(figures.processCall, 1)} |`,
+      `| (b) / (a), per round | ${formatSpread(figures.ratios, 2)} (target ≤ ${targets.processCallRatioMax}) ${figures.passed ? "✓" : "✗"} |`,
+      `| (c) processCall with call id and store.calls | ${formatSpread(figures.processCallStored, 1)} |`,
       "",
     ].join("\n"),
   );

@@ -38,8 +38,61 @@ export function toJsonSafe(value: unknown): JsonValue | undefined {
  * ```
  */
 export function safeJsonStringify(value: unknown): string {
+  // Most tool data is plain JSON already: then `JSON.stringify` gives the very same text, without
+  // the converted copy (this runs on every result sent to a model).
+  try {
+    if (isPlainJson(value, 0)) return JSON.stringify(value) ?? "";
+  } catch {
+    // A getter that throws, or data too deep for the stack: the careful way says so.
+  }
   const safe = toJsonSafe(value);
   return safe === undefined ? "" : JSON.stringify(safe);
+}
+
+/** Past this depth data takes the careful way (it also stops at cycles). */
+const maxPlainDepth = 32;
+
+/**
+ * Whether `JSON.stringify` and {@link toJsonSafe} agree on `value`: only strings, numbers,
+ * booleans, null, undefined, arrays and plain objects without `toJSON`, not nested too deep (a
+ * cycle counts as too deep). Anything else (a Map, a Date, a bigint, a class instance, a
+ * function) takes the careful way.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "undefined":
+      return true;
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth >= maxPlainDepth) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      // A function or symbol in an array becomes null both ways.
+      if (typeof item === "function" || typeof item === "symbol") continue;
+      if (!isPlainJson(item, depth + 1)) return false;
+    }
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  if (hasToJson(value)) return false;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    // Dropped both ways.
+    if (typeof item === "function" || typeof item === "symbol") continue;
+    if (!isPlainJson(item, depth + 1)) return false;
+  }
+  return true;
 }
 
 function convert(

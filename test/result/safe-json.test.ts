@@ -79,6 +79,45 @@ describe("safeJsonStringify", () => {
     expect(toJsonSafe(value)).toBe("[Unserializable data: no access]");
   });
 
+  it("writes plain data exactly as the careful conversion does", () => {
+    const nullProto = Object.assign(Object.create(null) as object, { b: 1, a: [1, "x"] });
+    const values: unknown[] = [
+      undefined,
+      null,
+      0,
+      -0,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      "text \u2028 é",
+      true,
+      [],
+      {},
+      [1, undefined, () => 1, Symbol("s"), null, [2, { c: 3 }]],
+      { a: undefined, f: () => 1, s: Symbol("s"), n: Number.NaN, nested: { list: [1, 2] } },
+      JSON.parse('{"__proto__": {"x": 1}, "y": 2}'),
+      nullProto,
+      // Sparse: a hole is null both ways.
+      [1, , 3],
+      // Deeper than the fast path goes, and a cycle.
+      JSON.parse(`${"[".repeat(40)}1${"]".repeat(40)}`),
+      { when: new Date(0), map: new Map([["k", 1]]), big: 1n },
+    ];
+    for (const value of values) {
+      const safe = toJsonSafe(value);
+      expect(safeJsonStringify(value)).toBe(safe === undefined ? "" : JSON.stringify(safe));
+    }
+  });
+
+  it("writes any JSON-like value as the careful conversion does (property)", () => {
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withSparseArray: true }), (value) => {
+        const safe = toJsonSafe(value);
+        expect(safeJsonStringify(value)).toBe(safe === undefined ? "" : JSON.stringify(safe));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("never throws, whatever it is given", () => {
     fc.assert(
       fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true }), (value) => {
