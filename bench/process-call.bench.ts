@@ -9,7 +9,8 @@
  *   (c) for reference, not a target: (b) with a call id and the lifecycle store (`store.calls`),
  *       which adds the claim and the final save of each call's record
  *
- * Rounds interleave (a), (b) and (c) after a warm-up; each figure is the median of its rounds.
+ * Rounds interleave (a), (b) and (c) after a warm-up; each figure is the median of its rounds,
+ * printed with the range of the rounds and the load average (the machine is shared).
  *
  *   npx tsx bench/process-call.bench.ts      (or `npm run bench -- process-call`)
  */
@@ -58,7 +59,7 @@ export async function run() {
     const processor = new ToolCallProcessor({ executor });
     const stored = new ToolCallProcessor({ executor, store: store.calls });
     const calls = 1_000;
-    const rounds = 7;
+    const rounds = 9;
     const a: number[] = [];
     const b: number[] = [];
     const c: number[] = [];
@@ -68,7 +69,8 @@ export async function run() {
     const processCall = () => processor.processCall({ toolId: "file-read", parameters });
     const processStored = () =>
       stored.processCall({ toolId: "file-read", parameters, callId: `call-${id++}` });
-    for (let i = 0; i < 300; i++) {
+    // Long enough for both sides' code to be optimized: shorter, the first rounds measure the JIT.
+    for (let i = 0; i < 1_500; i++) {
       await execute();
       await processCall();
       await processStored();
