@@ -18,6 +18,7 @@ interface Waiter {
 export class GroupCommit<T> {
   readonly #commit: (items: T[]) => void | Promise<void>;
   readonly #maxBatch: number;
+  readonly #moreComing: (() => boolean) | undefined;
   #items: T[] = [];
   #waiters: Waiter[] = [];
   #scheduled = false;
@@ -27,10 +28,18 @@ export class GroupCommit<T> {
   /**
    * @param commit writes the items in one transaction; throws (or rejects) if none was written.
    * @param maxBatch the most items one commit takes; the rest wait for the next.
+   * @param moreComing asked when a commit is scheduled: true when more items are expected soon
+   *   (other executions are in flight), so the commit waits for an immediate (the current turn's
+   *   microtasks, where those items arrive) instead of one microtask. A lone caller pays nothing.
    */
-  constructor(commit: (items: T[]) => void | Promise<void>, maxBatch = 1000) {
+  constructor(
+    commit: (items: T[]) => void | Promise<void>,
+    maxBatch = 1000,
+    moreComing?: () => boolean,
+  ) {
     this.#commit = commit;
     this.#maxBatch = maxBatch;
+    this.#moreComing = moreComing;
   }
 
   /** Items waiting for a commit or being committed. */
@@ -60,7 +69,7 @@ export class GroupCommit<T> {
     this.#scheduled = true;
     // A synchronous commit resolves its callers in microtasks: after a long run of them, the
     // next commit waits for an immediate so that timers and I/O keep their turn.
-    if (turnIsLong()) setImmediate(this.#flush);
+    if (turnIsLong() || this.#moreComing?.() === true) setImmediate(this.#flush);
     else queueMicrotask(this.#flush);
   }
 

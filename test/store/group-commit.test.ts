@@ -99,4 +99,30 @@ describe("GroupCommit", () => {
     expect(fired).toBe(true);
     expect(added).toBeLessThan(2_000_000);
   });
+  it("waits for an immediate while more items are expected, so items of later microtasks share one commit", async () => {
+    const commits: number[][] = [];
+    let expected = 3;
+    const group: GroupCommit<number> = new GroupCommit<number>(
+      (items) => {
+        commits.push(items);
+      },
+      1000,
+      () => group.pending < expected,
+    );
+    const adds = [group.add(1)];
+    await Promise.resolve();
+    await Promise.resolve();
+    adds.push(group.add(2));
+    await Promise.resolve();
+    adds.push(group.add(3));
+    await Promise.all(adds);
+    expect(commits).toEqual([[1, 2, 3]]);
+    // Nothing more expected: committed after one microtask, as without the hint.
+    expected = 0;
+    const lone = group.add(4);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(commits).toEqual([[1, 2, 3], [4]]);
+    await lone;
+  });
 });
