@@ -12,8 +12,6 @@ export interface DecisionNote {
   /** `once`, `session`, `tool` or `pattern`, for approvals. */
   approvalScope?: string;
   grantId?: string;
-  /** Who decided by name (a person's name or subject), for decisions a person or host made. */
-  decider?: string;
 }
 
 /** The reach of an approval: what it asked to remember. */
@@ -90,6 +88,5 @@ export function notRunAuditRecord(
     grantId: note.grantId ?? null,
     argumentsHash: hashes.argumentsHash,
     editedArgumentsHash: hashes.editedArgumentsHash,
-    decider: note.decider ?? null,
   };
 }

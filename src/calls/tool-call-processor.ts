@@ -473,8 +473,6 @@ export class ToolCallProcessor {
       const decision = lifecycle.approvalDecision;
       note.decidedBy = decision?.decidedBy ?? this.#config.approver ?? "host";
       if (decision !== undefined) note.approvalScope = approvalScopeOf(decision);
-      const decider = decision?.decidedBy ?? this.#config.approver;
-      if (decider !== undefined) note.decider = decider;
     }
 
     try {
@@ -812,7 +810,8 @@ export class ToolCallProcessor {
       argumentsHash: hashToolCallArguments(request.parameters),
     };
     if (decision !== undefined) approval.decidedAt = decision.decidedAt;
-    if (note.decider !== undefined) approval.approvedBy = note.decider;
+    const approvedBy = decision?.decidedBy ?? this.#config.approver;
+    if (approvedBy !== undefined) approval.approvedBy = approvedBy;
     if (note.grantId !== undefined) approval.grantId = note.grantId;
     if (decision?.modifiedParameters !== undefined) {
       approval.editedArgumentsHash = hashToolCallArguments(decision.modifiedParameters);

@@ -205,11 +205,16 @@ function gateDecisionOf(
   fromCallback: boolean,
 ): AuditCallDecision {
   if ("error" in answer) return { decision: "denied", decidedBy: "handler-error" };
-  const decider = typeof answer.decidedBy === "string" ? answer.decidedBy : null;
-  const decidedBy = fromCallback ? "callback" : answer === timedOutAnswer ? "timeout" : "person";
+  // A person's decision is recorded under the name the handler gave, as the processor does.
+  const named = typeof answer.decidedBy === "string" ? answer.decidedBy : undefined;
+  const decidedBy = fromCallback
+    ? "callback"
+    : answer === timedOutAnswer
+      ? "timeout"
+      : (named ?? "person");
   return answer.approved === true
-    ? { decision: "approved", decidedBy, approvalScope: "once", decider }
-    : { decision: "denied", decidedBy, decider };
+    ? { decision: "approved", decidedBy, approvalScope: "once" }
+    : { decision: "denied", decidedBy };
 }
 
 /** Refuses edited arguments that fail validation, that the policy denies, or that raise the risk. */

@@ -55,12 +55,6 @@ export interface AuditCallDecision {
   readonly argumentsHash?: string | null;
   /** SHA-256 of the arguments a person edited them into, when edited. */
   readonly editedArgumentsHash?: string | null;
-  /**
-   * Who decided, by name, when known: the person's name or subject an approval handler or the
-   * host framework gave (`ApprovalDecision.decidedBy`, `recordDecision`'s `decidedBy`), else the
-   * processor's `approver` for a decision a person or host made. `decidedBy` says how.
-   */
-  readonly decider?: string | null;
 }
 
 /** What a call's gate decided: see {@link AuditCallDecision}. */
@@ -129,7 +123,6 @@ export interface AuditEntry {
   readonly grantId: string | null;
   readonly argumentsHash: string | null;
   readonly editedArgumentsHash: string | null;
-  readonly decider: string | null;
 }
 
 /** Which audit rows to count or list. Every field given must match (AND). */
@@ -148,8 +141,6 @@ export interface AuditFilter {
   /** One decision, or any of several. */
   readonly decision?: AuditDecision | readonly AuditDecision[];
   readonly decidedBy?: string;
-  /** Rows whose decision was made by this person (see {@link AuditCallDecision.decider}). */
-  readonly decider?: string;
   /** Rows that started at or after this instant. */
   readonly from?: Date;
   /** Rows that started before this instant (exclusive). */

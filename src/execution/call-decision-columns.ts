@@ -17,6 +17,5 @@ export function callDecisionColumns(context: ToolExecutionContext | undefined): 
     grantId: approval.grantId ?? null,
     argumentsHash: approval.argumentsHash ?? null,
     editedArgumentsHash: approval.editedArgumentsHash ?? null,
-    decider: approval.approvedBy ?? null,
   };
 }

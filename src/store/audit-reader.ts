@@ -98,7 +98,6 @@ export class AuditReader {
     if (filter.sessionId !== undefined) where.push(eb("session_id", "=", filter.sessionId));
     if (filter.callId !== undefined) where.push(eb("call_id", "=", filter.callId));
     if (filter.decidedBy !== undefined) where.push(eb("decided_by", "=", filter.decidedBy));
-    if (filter.decider !== undefined) where.push(eb("decider", "=", filter.decider));
     if (filter.decisions !== undefined) {
       if (filter.decisions.length === 0) where.push(sql<SqlBool>`1 = 0`);
       else where.push(eb("decision", "in", filter.decisions));
@@ -132,7 +131,6 @@ const TEXT_FILTERS = [
   "sessionId",
   "callId",
   "decidedBy",
-  "decider",
   "toolName",
   "batchId",
   "userId",

@@ -43,7 +43,6 @@ const AUDIT_COLUMN_FIELDS: readonly (readonly [string, keyof AuditRowValues])[] 
   ["grant_id", "grantId"],
   ["arguments_hash", "argumentsHash"],
   ["edited_arguments_hash", "editedArgumentsHash"],
-  ["decider", "decider"],
 ];
 
 /** The decision columns (issue 11), each text, in insert order. */
@@ -76,8 +75,6 @@ export const ERROR_MESSAGE_MAX = 1024;
 export const ERROR_CODE_MAX = 64;
 /** Longest `sandbox_id` (spec 003 `AsString(64)`). */
 export const SANDBOX_ID_MAX = 64;
-/** Longest `decider` (a name, an e-mail, an OAuth subject); longer ones are cut. */
-export const DECIDER_MAX = 256;
 
 /** An execution between `begin` and `complete`, as the store keeps it. */
 export interface InflightExecution {
@@ -126,7 +123,6 @@ export interface AuditRowValues {
   readonly grantId: string | null;
   readonly argumentsHash: string | null;
   readonly editedArgumentsHash: string | null;
-  readonly decider: string | null;
 }
 
 /** Decision columns of a row that has none (an interrupted execution's). */
@@ -139,7 +135,6 @@ const NO_DECISION = {
   grantId: null,
   argumentsHash: null,
   editedArgumentsHash: null,
-  decider: null,
 } as const;
 
 /** The decision columns' values of a record (ids capped like other ids, names at 64). */
@@ -153,7 +148,6 @@ function decisionValues(record: AuditRecord): Pick<AuditRowValues, keyof typeof 
     grantId: optionalText(record.grantId),
     argumentsHash: optionalText(record.argumentsHash, 128),
     editedArgumentsHash: optionalText(record.editedArgumentsHash, 128),
-    decider: optionalText(record.decider, DECIDER_MAX),
   };
 }
 
@@ -459,6 +453,5 @@ export function toAuditEntry(row: StoredAuditRow): AuditEntry {
     grantId: toNullableString(row.grant_id),
     argumentsHash: toNullableString(row.arguments_hash),
     editedArgumentsHash: toNullableString(row.edited_arguments_hash),
-    decider: toNullableString(row.decider),
   });
 }

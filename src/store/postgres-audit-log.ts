@@ -61,8 +61,6 @@ const AUDIT_COLUMN_TYPES = [
   "text",
   "text",
   "text",
-  // Who decided, by name (issue 11).
-  "text",
 ];
 
 /** Each column of the in-flight table after `owner_key`, with its type and execution field. */

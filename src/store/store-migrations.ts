@@ -342,25 +342,6 @@ const addDecisionColumns: (target: MigrationTarget) => Migration = (target) => (
 });
 
 /**
- * Issue 11, who decided: the `decider` column of `tool_executions` (a person's name or subject),
- * text, beside `decided_by` (how it was decided).
- */
-const addDeciderColumn: (target: MigrationTarget) => Migration = (target) => ({
-  async up(db) {
-    await scoped(db, target)
-      .schema.alterTable(TOOL_EXECUTIONS_TABLE)
-      .addColumn("decider", "text")
-      .execute();
-  },
-  async down(db) {
-    await scoped(db, target)
-      .schema.alterTable(TOOL_EXECUTIONS_TABLE)
-      .dropColumn("decider")
-      .execute();
-  },
-});
-
-/**
  * Every migration of the store, by name; Kysely runs them in name order. New tables and columns
  * come as new migrations with later names; a published migration is never edited.
  */
@@ -374,7 +355,6 @@ export function storeMigrations(target: MigrationTarget): Record<string, Migrati
     "2026_11_26_issue11_001_key_tool_calls_by_session": keyToolCallsBySession(target),
     "2026_11_26_issue11_002_add_tool_executions_decision_columns": addDecisionColumns(target),
     "2026_11_26_issue14_001_create_console_tables": createConsoleTables(target),
-    "2026_11_26_session4_001_add_tool_executions_decider": addDeciderColumn(target),
   };
 }
 

@@ -31,7 +31,6 @@ export interface ToolExecutionsTable {
   grant_id: string | null;
   arguments_hash: string | null;
   edited_arguments_hash: string | null;
-  decider: string | null;
 }
 
 /** `tool_permissions`: one remembered `tool`-scoped grant per row. */

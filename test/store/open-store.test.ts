@@ -157,7 +157,6 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       "2026_11_26_issue11_001_key_tool_calls_by_session",
       "2026_11_26_issue11_002_add_tool_executions_decision_columns",
       "2026_11_26_issue14_001_create_console_tables",
-      "2026_11_26_session4_001_add_tool_executions_decider",
     ]);
   });
 
@@ -318,7 +317,7 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
     }
   });
 
-  it("has the spec's columns plus the outcome and decision columns, and who decided", async () => {
+  it("has the spec's columns plus the outcome and decision columns", async () => {
     const place = target.place();
     const store = await place.open();
     await store.close();
@@ -364,7 +363,6 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       "grant_id",
       "arguments_hash",
       "edited_arguments_hash",
-      "decider",
     ]);
   });
 
