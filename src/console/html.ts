@@ -36,6 +36,7 @@ export function visibleText(text: string): string {
  * and bidirectional controls as their code. For names a person must read exactly (a file path).
  */
 export function singleLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   return visibleText(text).replace(/[\u0000-\u001f\u007f]/g, (c) => {
     if (c === "\n") return "\\n";
     if (c === "\r") return "\\r";

@@ -54,7 +54,14 @@ export function approvalForm(call: ApprovalFormCall): Omit<ElicitRequestFormPara
     `Arguments: ${args.length > 2000 ? `${args.slice(0, 2000)}...` : args}`,
   ];
   return {
-    message: lines.join("\n"),
+    // Bidirectional-text controls from the model are shown as their code: in a client's dialog
+    // they could reorder the command the person reads ("Trojan Source").
+    message: lines
+      .join("\n")
+      .replace(
+        /[\u202A-\u202E\u2066-\u2069]/g,
+        (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`,
+      ),
     requestedSchema: {
       type: "object",
       properties: {

@@ -74,6 +74,8 @@ export async function serveMcpHttp(
   const validateHost =
     allowedHosts === undefined ? undefined : hostHeaderValidation([...allowedHosts]);
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  /** Who opened each session: a session id is used only by the principal that initialized it. */
+  const owners = new Map<string, string>();
   const modern = createMcpHandler((ctx) => mcp.createServer(ctx), {
     legacy: "reject",
     maxRequestBodySize: maxBytes,
@@ -124,7 +126,9 @@ export async function serveMcpHttp(
     const sessionId = header(req, "mcp-session-id");
     if (sessionId !== undefined) {
       const transport = sessions.get(sessionId);
-      if (transport === undefined) {
+      // Another user's session (its id leaked, or was logged) is answered as one that does not
+      // exist: its elicitations, session-scoped approvals and calls stay its owner's.
+      if (transport === undefined || owners.get(sessionId) !== principalOf(auth)) {
         return sendJson(res, 404, rpcError(-32001, "Session not found: initialize again"));
       }
       await transport.handleRequest(req, res, body);
@@ -141,13 +145,18 @@ export async function serveMcpHttp(
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
+        owners.set(id, principalOf(auth));
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
+        owners.delete(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) {
+        sessions.delete(transport.sessionId);
+        owners.delete(transport.sessionId);
+      }
     };
     const server = mcp.createServer({ era: "legacy" });
     await server.connect(transport);
@@ -211,6 +220,13 @@ async function authenticate(
   const a = Buffer.from(sent);
   const b = Buffer.from(token!);
   return a.length === b.length && timingSafeEqual(a, b) ? undefined : "refused";
+}
+
+/** The principal of a request: its OAuth subject and client, or "" (the shared bearer token). */
+function principalOf(auth: AuthInfo | undefined): string {
+  if (auth === undefined) return "";
+  const sub = auth.extra?.sub;
+  return `${typeof sub === "string" ? sub : ""}\0${auth.clientId}`;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

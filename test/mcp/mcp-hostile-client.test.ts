@@ -193,3 +193,55 @@ describe("an answered approval is honoured once, for the user it was asked of", 
     }
   });
 });
+
+describe("a 2025-era HTTP session belongs to the user who opened it", () => {
+  it("answers another user's request on a session id it did not open as an unknown session", async () => {
+    const users: Record<string, string> = { "alice-token": "alice", "bob-token": "bob" };
+    const http = await serveMcpHttp(mcp, {
+      verifier: {
+        async verifyAccessToken(token: string): Promise<AuthInfo> {
+          const sub = users[token];
+          if (sub === undefined) throw new Error("inactive");
+          return { token, clientId: "shared-client", scopes: ["mcp"], extra: { sub } };
+        },
+      },
+    });
+    const post = (token: string, body: unknown, sessionId?: string) =>
+      fetch(http.url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+          ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
+        },
+        body: JSON.stringify(body),
+      });
+    try {
+      const opened = await post("alice-token", {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: { elicitation: { form: {} } },
+          clientInfo: { name: "alice", version: "1" },
+        },
+      });
+      expect(opened.status).toBe(200);
+      await opened.text();
+      const sessionId = opened.headers.get("mcp-session-id");
+      expect(sessionId).toBeTruthy();
+      const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+      const asBob = await post("bob-token", list, sessionId!);
+      expect(asBob.status).toBe(404);
+      expect(await asBob.text()).toContain("Session not found");
+      const asAlice = await post("alice-token", list, sessionId!);
+      expect(asAlice.status).toBe(200);
+      expect(await asAlice.text()).toContain("terminal-execute");
+    } finally {
+      await http.close();
+    }
+  });
+});
