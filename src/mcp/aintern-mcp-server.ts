@@ -30,6 +30,7 @@ import {
 import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import type { Tool } from "../tools/index.js";
+import { coerceScalarParameters } from "../validation/index.js";
 import { approvalForm, decisionFromAnswer } from "./approval-form.js";
 import { McpToolNames } from "./mcp-tool-names.js";
 import { toolAnnotations } from "./tool-annotations.js";
@@ -428,7 +429,10 @@ export class AinternMcpServer {
       const request = new ToolCallRequest({
         toolId: tool.id,
         toolName: tool.name,
-        parameters,
+        // As processCall will coerce them ('5' to 5): the processor's handler then finds this
+        // record (keyed by the call id and the hash of these arguments) instead of opening
+        // another one that no page was sent for.
+        parameters: coercedArguments(tool, parameters),
         providerCallId: callId,
         riskLevel: need.riskLevel,
         executionSummary: need.summary,
@@ -444,7 +448,14 @@ export class AinternMcpServer {
         ...(need.warning === undefined ? {} : { warning: need.warning }),
       });
       const requestState = await this.#codec.mint(
-        { t: tool.id, h: need.argumentsHash, at: Date.now(), n: nonce(), c: callId, p: page.id },
+        {
+          t: tool.id,
+          h: hashToolCallArguments(parameters),
+          at: Date.now(),
+          n: nonce(),
+          c: callId,
+          p: page.id,
+        },
         ctx,
       );
       return {
@@ -575,6 +586,15 @@ function subjectOf(auth: AuthInfo | undefined): string | undefined {
 function principalOf(auth: AuthInfo | undefined): string {
   if (auth === undefined) return "";
   return `${subjectOf(auth) ?? ""}\0${auth.clientId}`;
+}
+
+/** `parameters` with scalars coerced to the tool's schema, as the processor does before judging. */
+function coercedArguments(tool: Tool, parameters: JsonObject): JsonObject {
+  try {
+    return coerceScalarParameters(tool.inputSchema, parameters).parameters;
+  } catch {
+    return parameters;
+  }
 }
 
 /** A fresh nonce for one approval question. */
