@@ -121,3 +121,63 @@ describe("model text that would make a card lie", () => {
     expect(card).toContain("[U+202E]");
   });
 });
+
+describe("one session's pending approval is not another's", () => {
+  const tool = registry.getTool("terminal-execute")!;
+  const parameters = { command: "npm publish" };
+  const requestWithCallId = (callId: string) =>
+    new ToolCallRequest({
+      toolId: tool.id,
+      toolName: tool.name,
+      parameters,
+      providerCallId: callId,
+      riskLevel: tool.getEffectiveRiskLevel(parameters),
+      executionSummary: tool.getExecutionSummary(parameters),
+      requiresApproval: true,
+    });
+  const handlerOf = (sessionId: string) =>
+    new ConsoleApprovalHandler({
+      approvals: store.approvals,
+      getTool: (id) => registry.getTool(id),
+      sessionId,
+      timeoutMs: 5_000,
+    });
+  const details = { reason: "asks", riskLevel: tool.getEffectiveRiskLevel(parameters), round: 1 };
+
+  it("a decision given while Alice's agent was down is not taken by Bob's call with the same call id and arguments", async () => {
+    // Providers that number their calls (call_0, call_1, ...) give two sessions the same ids.
+    const row = await handlerOf("alice").open(requestWithCallId("call_0"), details);
+    expect((await store.approvals.decide(row.id, { approved: true }, "ada")).ok).toBe(true);
+
+    const bob = requestWithCallId("call_0");
+    const bobs = await handlerOf("bob").requestApproval(bob, new AbortController().signal, details);
+    expect(bobs.approved).toBe(false);
+    expect(bobs.reason).toContain("already asked about in another session");
+    expect((await store.approvals.get(row.id))?.appliedAt).toBeUndefined();
+
+    // Alice's agent comes back and runs her call, once.
+    const alice = requestWithCallId("call_0");
+    const alices = await handlerOf("alice").requestApproval(
+      alice,
+      new AbortController().signal,
+      details,
+    );
+    expect(alices.approved).toBe(true);
+    expect(alices.requestId).toBe(alice.id);
+  });
+
+  it("Bob's call does not take over Alice's pending row (its request, its owner, its expiry)", async () => {
+    const row = await handlerOf("alice").open(requestWithCallId("call_1"), details);
+    const bobs = await handlerOf("bob").requestApproval(
+      requestWithCallId("call_1"),
+      new AbortController().signal,
+      details,
+    );
+    expect(bobs.approved).toBe(false);
+    const after = await store.approvals.get(row.id);
+    expect(after?.status).toBe("pending");
+    expect(after?.requestId).toBe(row.requestId);
+    expect(after?.expiresAt.getTime()).toBe(row.expiresAt.getTime());
+    await store.approvals.expire(row.id);
+  });
+});
