@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import {
   hostHeaderValidation,
   NodeStreamableHTTPServerTransport,
+  originValidation,
   toNodeHandler,
   toWebRequest,
 } from "@modelcontextprotocol/node";
@@ -32,7 +33,10 @@ export interface ServeMcpHttpOptions {
   readonly token?: string | false;
   /** OAuth resource-server mode: verifies each access token (its `AuthInfo` reaches the tools). */
   readonly verifier?: OAuthTokenVerifier;
-  /** Host names accepted in the `Host` header (DNS rebinding guard). Default: loopback names for a loopback bind. */
+  /**
+   * Host names accepted in the `Host` header and, when a browser sends one, the `Origin` header
+   * (DNS rebinding and cross-site guard). Default: loopback names for a loopback bind.
+   */
   readonly allowedHosts?: readonly string[];
   /** Largest request body accepted. Default 32 MiB (larger gets 413). */
   readonly maxRequestBytes?: number;
@@ -73,6 +77,10 @@ export async function serveMcpHttp(
   const allowedHosts = options.allowedHosts ?? (isLoopback ? loopbackHosts : undefined);
   const validateHost =
     allowedHosts === undefined ? undefined : hostHeaderValidation([...allowedHosts]);
+  // The spec's Origin MUST: a browser page of another site (its Origin) is refused with 403 even
+  // when it names this server by a loopback address, which the Host check lets through.
+  const validateOrigin =
+    allowedHosts === undefined ? undefined : originValidation([...allowedHosts]);
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   /** Who opened each session: a session id is used only by the principal that initialized it. */
   const owners = new Map<string, string>();
@@ -91,6 +99,7 @@ export async function serveMcpHttp(
     if (url.pathname !== path)
       return sendJson(res, 404, rpcError(-32601, `Not found: MCP is served on ${path}`));
     if (validateHost !== undefined && !validateHost(req, res)) return;
+    if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
     const auth = await authenticate(req, token, options.verifier);
     if (auth === "refused") {
       res.setHeader("WWW-Authenticate", 'Bearer realm="aintern"');

@@ -245,3 +245,37 @@ describe("a 2025-era HTTP session belongs to the user who opened it", () => {
     }
   });
 });
+
+describe("a web page of another site against the loopback HTTP server", () => {
+  it("refuses a request whose Origin is another site (403), also without a token to guess", async () => {
+    const http = await serveMcpHttp(mcp, { token: false });
+    const initialize = (origin?: string) =>
+      fetch(http.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(origin === undefined ? {} : { origin }),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "page", version: "1" },
+          },
+        }),
+      });
+    try {
+      const evil = await initialize("https://attacker.example");
+      expect(evil.status).toBe(403);
+      expect((await initialize("http://localhost.attacker.example:8080")).status).toBe(403);
+      expect((await initialize("http://localhost:6274")).status).toBe(200);
+      expect((await initialize()).status).toBe(200);
+    } finally {
+      await http.close();
+    }
+  });
+});
