@@ -181,3 +181,36 @@ describe("one session's pending approval is not another's", () => {
     await store.approvals.expire(row.id);
   });
 });
+
+describe("an approval that expired while its agent was down", () => {
+  it("is refused when the agent asks again, not given a new waiting time", async () => {
+    const tool = registry.getTool("terminal-execute")!;
+    const parameters = { command: "npm publish --tag late" };
+    const request = () =>
+      new ToolCallRequest({
+        toolId: tool.id,
+        toolName: tool.name,
+        parameters,
+        providerCallId: "call_late",
+        riskLevel: tool.getEffectiveRiskLevel(parameters),
+        executionSummary: tool.getExecutionSummary(parameters),
+        requiresApproval: true,
+      });
+    const handler = (timeoutMs: number) =>
+      new ConsoleApprovalHandler({ approvals: store.approvals, sessionId: "carol", timeoutMs });
+    const details = { reason: "asks", riskLevel: tool.getEffectiveRiskLevel(parameters), round: 1 };
+    // Asked, then the agent died: no one marked the row expired when its time ran out.
+    const row = await handler(50).open(request(), details);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    // Restarted with a long timeout: the old question must not wait again.
+    const decision = await handler(600_000).requestApproval(
+      request(),
+      new AbortController().signal,
+      details,
+    );
+    expect(decision.approved).toBe(false);
+    const after = await store.approvals.get(row.id);
+    expect(after?.status).toBe("expired");
+    expect(after?.expiresAt.getTime()).toBe(row.expiresAt.getTime());
+  }, 10_000);
+});
