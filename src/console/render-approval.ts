@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from "diff";
 import { html as diffToHtml } from "diff2html";
-import { RiskLevelMetadata } from "../core/index.js";
+import { RiskLevel, RiskLevelMetadata } from "../core/index.js";
 import { parseCommand } from "../shell/index.js";
 import { type Html, html, singleLine, trustedHtml, visibleText } from "./html.js";
 import { type PendingApproval, PendingApprovalStatus } from "./pending-approval.js";
@@ -62,10 +62,14 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
     <form method="post" action="/approvals/${a.id}/approve" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
       ${approveButton(a.id, "once", "Approve once", html`class="primary" data-key="approve" aria-keyshortcuts="a"`)}
-      ${approveButton(a.id, "session", "Approve for this session", html`data-key="session" aria-keyshortcuts="s"`)}
+      ${
+        a.riskLevel >= RiskLevel.Critical
+          ? html`<p class="meta">A Critical call is asked every time: it cannot be remembered.</p>`
+          : html`${approveButton(a.id, "session", "Approve for this session", html`data-key="session" aria-keyshortcuts="s"`)}
       ${approveButton(a.id, "tool", "Always approve this tool", html``)}
       <label>Pattern<input name="pattern" value="${suggestedPattern(r.parameters)}" aria-label="Pattern for remembered approval"></label>
-      ${approveButton(a.id, "pattern", "Approve matching pattern", html``)}
+      ${approveButton(a.id, "pattern", "Approve matching pattern", html``)}`
+      }
     </form>
     <form method="post" action="/approvals/${a.id}/deny" hx-post="/approvals/${a.id}/deny" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">

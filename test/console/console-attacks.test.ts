@@ -214,3 +214,16 @@ describe("an approval that expired while its agent was down", () => {
     expect(after?.expiresAt.getTime()).toBe(row.expiresAt.getTime());
   }, 10_000);
 });
+
+describe("a Critical call's card", () => {
+  it("offers approve once and deny, not remembering it never keeps", async () => {
+    const row = await pending("terminal-execute", { command: "rm -rf /" });
+    expect(row.riskLevel).toBe(4);
+    const card = await cardOf(row.id);
+    expect(card).toContain("Approve once");
+    expect(card).not.toContain("scope=session");
+    expect(card).not.toContain("scope=tool");
+    expect(card).not.toContain("scope=pattern");
+    expect(card).toContain("cannot be remembered");
+  });
+});
