@@ -43,6 +43,8 @@ export class InvalidRememberPatternError extends AinternError {
  * - Critical calls are never covered by a remembered permission, and never remembered: each one
  *   asks (the policy's "Critical always asks").
  * - A grant never covers a call whose effective risk is higher than the call it was granted for.
+ * - A pattern is remembered only when it covers the call it was approved on: an approval of one
+ *   call cannot grant others that no one was shown (`rm *` given on `touch a.txt`).
  * - A pattern grant covers a call only when every path (or command) parameter of the call matches
  *   it; path patterns are matched after resolving and confining the path to the workspace,
  *   command patterns word by word on every segment of the command, and a command with
@@ -81,6 +83,18 @@ export class RememberedPermissions {
       ...(call.workspacePath === undefined ? {} : { workspacePath: call.workspacePath }),
       ...(request.grantedBy === undefined ? {} : { grantedBy: request.grantedBy }),
     };
+    if (request.rememberPattern !== undefined) {
+      // A pattern is remembered on the strength of this call: it must cover it. Otherwise an
+      // answer to one prompt (a form's pattern field, the console's) would grant calls no one
+      // was shown, e.g. `rm *` given while approving `touch a.txt`.
+      const probe: PermissionGrant = { ...base, id: "", scope: "session", sessionId: "" };
+      if (!this.covers(probe, call)) {
+        throw new InvalidRememberPatternError(
+          request.rememberPattern,
+          `it does not cover the call it was given for (${describeSubjects(call, this.#config)}); a remembered pattern must include that call`,
+        );
+      }
+    }
     const grants: PermissionGrant[] = [];
     if (request.rememberForTool) {
       const grant: PermissionGrant = { ...base, id: crypto.randomUUID(), scope: "tool" };
@@ -170,4 +184,14 @@ export class RememberedPermissions {
       "the call has no path or command parameter to match it against",
     );
   }
+}
+
+/** The paths or commands of `call`, for a message. */
+function describeSubjects(call: PolicyCall, kinds: ParameterKindConfig): string {
+  const subjects = callSubjects(call.toolId, call.parameters, kinds);
+  const items = subjects.commands.length > 0 ? subjects.commands : subjects.paths;
+  const shown = items
+    .slice(0, 3)
+    .map((item) => `'${item.length > 80 ? `${item.slice(0, 80)}...` : item}'`);
+  return `${shown.join(", ")}${items.length > 3 ? ", ..." : ""}`;
 }

@@ -309,7 +309,9 @@ export class ToolCallProcessor {
     const sessionId = checkedSessionId(options?.sessionId) ?? this.sessionId;
     const tool = this.executor.registry.getTool(toolId);
     if (tool === undefined || !isJsonObject(parameters)) return false;
-    const request = this.#gate.assess(this.#requestFor(tool.id, parameters, undefined), tool);
+    // Coerced as processCall coerces ('5' to 5): judged and hashed as the call that will run.
+    const sent = this.#gate.coerce(this.#requestFor(tool.id, parameters, undefined), tool);
+    const request = this.#gate.assess(sent, tool);
     if (this.#gate.validationProblem(request, tool) !== undefined) return false;
     const verdict = await this.#gate.verdict(
       this.#gate.policyCall(request, tool, request.parameters),

@@ -12,6 +12,7 @@ import { readRecordedResponse, runTurn } from "./run-turn.js";
 import { createSampleWorkspace } from "./sample-workspace.js";
 import { flagApprovalHandler, TerminalApprovalHandler } from "./terminal-approval-handler.js";
 import { runToolsCommand } from "./tools-command.js";
+import { runTrustCommand } from "./trust-command.js";
 
 const usage = `aintern: run tools the way an agent's model asks for them
 
@@ -23,6 +24,7 @@ Usage:
   aintern permissions [list|revoke ID]
   aintern tools
   aintern doctor
+  aintern trust [--workspace DIR] [--config FILE]
   aintern turn <response.json> [--workspace <dir>] [--db <url>] [--format <format>]
                                [--approve ask|all|none] [--session <id>]
 
@@ -31,6 +33,8 @@ Usage:
   permissions  Lists or revokes remembered approvals.
   tools        What an MCP client will see: names, risk and annotations.
   doctor       Checks the store, the workspace, the configuration and the upstreams.
+  trust        Trusts the workspace's aintern.config.json (needed when it runs commands,
+               loads modules, allows calls, or moves the workspace or the store).
   (mcp, audit, permissions, tools and doctor take --workspace, --db and --config.)
 
   turn    Runs one agent turn: parses the recorded model response, applies the approval
@@ -117,6 +121,7 @@ const subcommands = new Map<string, (argv: readonly string[]) => Promise<number>
   ["tools", runToolsCommand],
   ["doctor", runDoctorCommand],
   ["console", runConsoleCommand],
+  ["trust", runTrustCommand],
 ]);
 
 function parse(argv: readonly string[]) {

@@ -26,6 +26,7 @@ import {
 import { ToolRegistry } from "../registry/index.js";
 import { openStore, type Store } from "../store/index.js";
 import type { Tool } from "../tools/index.js";
+import { checkFoundConfig } from "./config-trust.js";
 
 /** What {@link openMcpRuntime} takes: the CLI's flags, over the configuration file. */
 export interface McpRuntimeOptions {
@@ -74,8 +75,21 @@ export interface McpRuntime {
   close(): Promise<void>;
 }
 
-/** Reads the configuration the flags point at (or finds `aintern.config.json`), or an empty one. */
+/**
+ * Reads the configuration the flags point at (or finds `aintern.config.json`), or an empty one. A
+ * file found in the workspace or the current directory (a cloned repository's, maybe) that runs
+ * code or widens the policy is refused until the user trusts it (`aintern trust`).
+ */
 export async function readMcpConfig(options: McpRuntimeOptions): Promise<McpConfig> {
+  const config = await findMcpConfig(options);
+  if (options.config === undefined) await checkFoundConfig(config);
+  return config;
+}
+
+/** The configuration the flags name or the one found, without the trust check. */
+export async function findMcpConfig(
+  options: Pick<McpRuntimeOptions, "workspace" | "config">,
+): Promise<McpConfig> {
   if (options.config !== undefined) return loadMcpConfig(options.config);
   for (const dir of [options.workspace, process.cwd()]) {
     if (dir === undefined) continue;

@@ -84,6 +84,14 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
     details?: ApprovalPromptDetails,
   ): Promise<ApprovalDecision> {
     const approval = await this.open(request, details);
+    const sessionId = this.#config.sessionId ?? details?.sessionId;
+    if (!sameKey(approval.sessionId, sessionId) || approval.request.toolId !== request.toolId) {
+      // Another session's (or tool's) call with the same call id and arguments: its decision,
+      // or its expiry, is not this call's to take.
+      return ApprovalDecision.deny(
+        `The call id '${approval.callKey}' with these arguments was already asked about in another ${approval.request.toolId === request.toolId ? "session" : "tool's call"}; that approval is not this call's, and this call was not asked about. Call it again with a new call id.`,
+      ).bindTo(request);
+    }
     return this.#awaitDecision(approval, request, signal);
   }
 
@@ -254,6 +262,17 @@ async function readForDiff(
     return code === "ENOENT" ? { before: null } : { before: null, beforeNote: "could not be read" };
   } finally {
     await handle?.close();
+  }
+}
+
+/** Whether a stored key (the store writes some as `json:"..."`) is `key`. */
+function sameKey(stored: string | undefined, key: string | undefined): boolean {
+  if (stored === key) return true;
+  if (stored === undefined || key === undefined || !stored.startsWith("json:")) return false;
+  try {
+    return JSON.parse(stored.slice("json:".length)) === key;
+  } catch {
+    return false;
   }
 }
 

@@ -52,3 +52,10 @@ export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
+
+/** Whether a `Host` header (`name[:port]`) names a loopback host. */
+export function isLoopbackHostHeader(header: string | null | undefined): boolean {
+  if (header === null || header === undefined) return false;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::\d{1,5})?$/.exec(header.trim());
+  return match !== null && isLoopbackHost(match[1]!);
+}

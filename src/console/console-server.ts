@@ -24,6 +24,7 @@ import {
   CONTENT_SECURITY_POLICY,
   csrfTokenFor,
   isLoopbackHost,
+  isLoopbackHostHeader,
   newAccessToken,
   readCookie,
   sameSecret,
@@ -451,8 +452,20 @@ export async function startConsole(options: StartConsoleOptions): Promise<Runnin
     );
   }
   const console_ = createConsoleApp(options);
+  // DNS rebinding: a page on another site whose name now resolves to 127.0.0.1 reaches a
+  // loopback console with its own name in `Host`; only loopback names are served there.
+  const loopbackOnly = isLoopbackHost(host);
+  const fetch = (request: Request, env: unknown): Response | Promise<Response> => {
+    if (loopbackOnly && !isLoopbackHostHeader(request.headers.get("host"))) {
+      return new Response("Refused: the console answers only to a loopback Host header.", {
+        status: 421,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      });
+    }
+    return console_.app.fetch(request, env);
+  };
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: console_.app.fetch, hostname: host, port }, () => resolve(s));
+    const s = serve({ fetch, hostname: host, port }, () => resolve(s));
     s.once("error", reject);
   });
   const address = server.address() as AddressInfo;

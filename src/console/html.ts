@@ -17,9 +17,40 @@ const escapes: Record<string, string> = {
   "'": "&#39;",
 };
 
-/** `text` with `& < > " '` escaped, safe in element content and quoted attributes. */
+/**
+ * Bidirectional-text controls (embeddings, overrides, isolates): in a model's text they can make
+ * what a person reads differ from what runs ("Trojan Source"), so they are shown as their code.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** `text` with its bidirectional-text controls shown as `[U+202E]`, so they cannot reorder it. */
+export function visibleText(text: string): string {
+  return text.replace(
+    BIDI_CONTROLS,
+    (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}]`,
+  );
+}
+
+/**
+ * `text` on one line: control characters (newlines, tabs, escape) shown as `\n`, `\t`, `\x1b`,
+ * and bidirectional controls as their code. For names a person must read exactly (a file path).
+ */
+export function singleLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  return visibleText(text).replace(/[\u0000-\u001f\u007f]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+  });
+}
+
+/**
+ * `text` with `& < > " '` escaped, safe in element content and quoted attributes; bidirectional
+ * controls are shown as their code ({@link visibleText}).
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+  return visibleText(text).replace(/[&<>"']/g, (c) => escapes[c] ?? c);
 }
 
 type Part = Html | string | number | boolean | null | undefined | readonly Part[];

@@ -161,8 +161,9 @@ export interface ConsoleChangeFeed {
 export interface PendingApprovalStore extends ConsoleChangeFeed {
   /**
    * Records a pending approval. When a row for the same call key and argument hash exists (the
-   * process asked before and restarted), that row is returned instead: still pending, it now
-   * names `requestId` and this process; decided or expired, it is returned as it is.
+   * process asked before and restarted), that row is returned instead: still pending and of the
+   * same session and tool, it now names `requestId` and this process; otherwise it is returned as
+   * it is (the caller must check that it is its own call's).
    */
   open(approval: NewPendingApproval): Promise<PendingApproval>;
   get(id: string): Promise<PendingApproval | undefined>;

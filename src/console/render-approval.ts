@@ -1,8 +1,8 @@
 import { createTwoFilesPatch } from "diff";
 import { html as diffToHtml } from "diff2html";
-import { RiskLevelMetadata } from "../core/index.js";
+import { RiskLevel, RiskLevelMetadata } from "../core/index.js";
 import { parseCommand } from "../shell/index.js";
-import { type Html, html, trustedHtml } from "./html.js";
+import { type Html, html, singleLine, trustedHtml, visibleText } from "./html.js";
 import { type PendingApproval, PendingApprovalStatus } from "./pending-approval.js";
 
 /** What the card shows after an edit was checked. */
@@ -62,10 +62,14 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
     <form method="post" action="/approvals/${a.id}/approve" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
       ${approveButton(a.id, "once", "Approve once", html`class="primary" data-key="approve" aria-keyshortcuts="a"`)}
-      ${approveButton(a.id, "session", "Approve for this session", html`data-key="session" aria-keyshortcuts="s"`)}
+      ${
+        a.riskLevel >= RiskLevel.Critical
+          ? html`<p class="meta">A Critical call is asked every time: it cannot be remembered.</p>`
+          : html`${approveButton(a.id, "session", "Approve for this session", html`data-key="session" aria-keyshortcuts="s"`)}
       ${approveButton(a.id, "tool", "Always approve this tool", html``)}
       <label>Pattern<input name="pattern" value="${suggestedPattern(r.parameters)}" aria-label="Pattern for remembered approval"></label>
-      ${approveButton(a.id, "pattern", "Approve matching pattern", html``)}
+      ${approveButton(a.id, "pattern", "Approve matching pattern", html``)}`
+      }
     </form>
     <form method="post" action="/approvals/${a.id}/deny" hx-post="/approvals/${a.id}/deny" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
@@ -149,11 +153,14 @@ function commandSegments(command: unknown): Html | string {
 function filePreview(a: PendingApproval): Html | string {
   const p = a.preview;
   if (p === undefined) return "";
+  // The path on one line: a newline in it would write the patch's own header lines (a fake
+  // hunk, another file name) and the diff would show something other than what is written.
+  const path = singleLine(p.path);
   const patch = createTwoFilesPatch(
-    p.before === null ? "/dev/null" : `a/${p.path}`,
-    `b/${p.path}`,
-    p.before ?? "",
-    p.after,
+    p.before === null ? "/dev/null" : `a/${path}`,
+    `b/${path}`,
+    visibleText(p.before ?? ""),
+    visibleText(p.after),
     undefined,
     undefined,
     { context: 3 },
@@ -164,5 +171,5 @@ function filePreview(a: PendingApproval): Html | string {
     outputFormat: "line-by-line",
     matching: "lines",
   });
-  return html`<section aria-label="Changes to ${p.path}"><p class="meta">${p.before === null ? `New file ${p.path}` : `Changes to ${p.path}`}${p.beforeNote === undefined ? "" : ` (${p.beforeNote})`}:</p>${trustedHtml(rendered)}</section>`;
+  return html`<section aria-label="Changes to ${path}"><p class="meta">${p.before === null ? `New file ${path}` : `Changes to ${path}`}${p.beforeNote === undefined ? "" : ` (${p.beforeNote})`}:</p>${trustedHtml(rendered)}</section>`;
 }

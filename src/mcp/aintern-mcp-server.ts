@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import {
+  type AuthInfo,
   type CallToolRequest,
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
@@ -29,6 +30,7 @@ import {
 import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import type { Tool } from "../tools/index.js";
+import { coerceScalarParameters } from "../validation/index.js";
 import { approvalForm, decisionFromAnswer } from "./approval-form.js";
 import { McpToolNames } from "./mcp-tool-names.js";
 import { toolAnnotations } from "./tool-annotations.js";
@@ -110,6 +112,8 @@ interface ApprovalState {
   readonly h: string;
   /** When the person was asked (ms since the epoch). */
   readonly at: number;
+  /** A nonce: an answer carrying this state is honoured once (an "approve once" runs once). */
+  readonly n: string;
   /** URL elicitation: the call id the console's record is keyed by. */
   readonly c?: string;
   /** URL elicitation: the console record's id. */
@@ -153,6 +157,9 @@ export class AinternMcpServer {
   readonly #config: AinternMcpServerConfig;
   readonly #codec: RequestStateCodec<ApprovalState>;
   readonly #connections = new Set<Connection>();
+  /** Nonces of the states already answered, with when each state expires (ms). */
+  readonly #answered = new Map<string, number>();
+  readonly #stateTtlMs: number;
   readonly #unsubscribe: () => void;
 
   constructor(config: AinternMcpServerConfig) {
@@ -160,10 +167,16 @@ export class AinternMcpServer {
     this.registry = config.registry;
     this.processor = config.processor;
     this.names = new McpToolNames(config.registry.tools.map((t) => t.id));
+    const ttlSeconds = Math.ceil((config.approvalTimeoutMs ?? 300_000) / 1000) + 60;
+    this.#stateTtlMs = ttlSeconds * 1000;
     this.#codec = createRequestStateCodec<ApprovalState>({
       key: randomBytes(32),
-      ttlSeconds: Math.ceil((config.approvalTimeoutMs ?? 300_000) / 1000) + 60,
-      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.sessionId ?? ""}`,
+      ttlSeconds,
+      // Bound to the session and to the authenticated principal (the spec's user-binding MUST):
+      // a state sent to one user's client cannot carry another user's answer, also on 2026-era
+      // requests, which have no session.
+      bind: (ctx) =>
+        `${ctx.mcpReq.method}\0${ctx.sessionId ?? ""}\0${principalOf(ctx.http?.authInfo)}`,
     });
     this.#unsubscribe = config.registry.onToolsChanged(() => {
       for (const tool of config.registry.tools) this.names.add(tool.id);
@@ -311,6 +324,18 @@ export class AinternMcpServer {
     );
   }
 
+  /** Marks `state` answered; false when it already was (its answer is not honoured again). */
+  #firstAnswer(state: ApprovalState): boolean {
+    const now = Date.now();
+    if (typeof state.n !== "string" || this.#answered.has(state.n)) return false;
+    if (this.#answered.size >= 1024) {
+      for (const [n, expires] of this.#answered) if (expires <= now) this.#answered.delete(n);
+    }
+    // Kept until the state itself expires: past that, the codec refuses it anyway.
+    this.#answered.set(state.n, state.at + this.#stateTtlMs);
+    return true;
+  }
+
   /**
    * Sends a progress notification every `approvalKeepAliveMs` while the call `callId` awaits
    * approval in the processor; returns the function that stops.
@@ -364,6 +389,16 @@ export class AinternMcpServer {
           decision: ApprovalDecision.deny("The approval answered another call; nothing ran."),
         };
       }
+      // One answer per question: a retry sent again (a replay, a client's own retry) would
+      // otherwise run an "approve once" call as often as it is sent while the state lives.
+      if (!this.#firstAnswer(state)) {
+        return {
+          kind: "decided",
+          decision: ApprovalDecision.deny(
+            "This approval was already used: an answer approves one run of the call. Call the tool again to be asked again.",
+          ),
+        };
+      }
       if (view.kind === "elicit" && state.c !== undefined && state.p !== undefined) {
         // The console's page was sent (URL elicitation): the processor's handler waits for the
         // decision made there, on the record keyed by this call id.
@@ -394,7 +429,10 @@ export class AinternMcpServer {
       const request = new ToolCallRequest({
         toolId: tool.id,
         toolName: tool.name,
-        parameters,
+        // As processCall will coerce them ('5' to 5): the processor's handler then finds this
+        // record (keyed by the call id and the hash of these arguments) instead of opening
+        // another one that no page was sent for.
+        parameters: coercedArguments(tool, parameters),
         providerCallId: callId,
         riskLevel: need.riskLevel,
         executionSummary: need.summary,
@@ -410,7 +448,14 @@ export class AinternMcpServer {
         ...(need.warning === undefined ? {} : { warning: need.warning }),
       });
       const requestState = await this.#codec.mint(
-        { t: tool.id, h: need.argumentsHash, at: Date.now(), c: callId, p: page.id },
+        {
+          t: tool.id,
+          h: hashToolCallArguments(parameters),
+          at: Date.now(),
+          n: nonce(),
+          c: callId,
+          p: page.id,
+        },
         ctx,
       );
       return {
@@ -437,7 +482,7 @@ export class AinternMcpServer {
           : { parameterKinds: this.#config.parameterKinds }),
       });
       const requestState = await this.#codec.mint(
-        { t: tool.id, h: hashToolCallArguments(parameters), at: Date.now() },
+        { t: tool.id, h: hashToolCallArguments(parameters), at: Date.now(), n: nonce() },
         ctx,
       );
       return {
@@ -527,11 +572,34 @@ function supportsFormElicitation(capabilities: ClientCapabilities | undefined): 
  * who answered an elicitation on that client.
  */
 function oauthSubject(ctx: ServerContext): string | undefined {
-  const auth = ctx.http?.authInfo;
+  return subjectOf(ctx.http?.authInfo);
+}
+
+function subjectOf(auth: AuthInfo | undefined): string | undefined {
   if (auth === undefined) return undefined;
   const sub = auth.extra?.sub;
   if (typeof sub === "string" && sub !== "") return sub;
   return auth.clientId === "" ? undefined : auth.clientId;
+}
+
+/** Who a request is authenticated as, for binding: the subject and client, or "" without auth. */
+function principalOf(auth: AuthInfo | undefined): string {
+  if (auth === undefined) return "";
+  return `${subjectOf(auth) ?? ""}\0${auth.clientId}`;
+}
+
+/** `parameters` with scalars coerced to the tool's schema, as the processor does before judging. */
+function coercedArguments(tool: Tool, parameters: JsonObject): JsonObject {
+  try {
+    return coerceScalarParameters(tool.inputSchema, parameters).parameters;
+  } catch {
+    return parameters;
+  }
+}
+
+/** A fresh nonce for one approval question. */
+function nonce(): string {
+  return randomBytes(12).toString("base64url");
 }
 
 function supportsUrlElicitation(capabilities: ClientCapabilities | undefined): boolean {

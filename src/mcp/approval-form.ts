@@ -1,7 +1,7 @@
 import type { ElicitRequestFormParams } from "@modelcontextprotocol/server";
 import { callSubjects, type ParameterKindConfig } from "../approval/index.js";
 import { ApprovalDecision, type ApprovalRequirementDetails } from "../calls/index.js";
-import { type JsonObject, riskLevelName } from "../core/index.js";
+import { type JsonObject, RiskLevel, riskLevelName } from "../core/index.js";
 
 /** The choices of the approval form, as the `decision` field's values. */
 export const ApprovalChoice = {
@@ -32,11 +32,19 @@ export interface ApprovalFormCall {
  * for commands), or deny with a reason.
  */
 export function approvalForm(call: ApprovalFormCall): Omit<ElicitRequestFormParams, "mode"> {
-  const pattern = suggestPattern(call.toolId, call.parameters, call.parameterKinds);
+  // A Critical call is never remembered: offering "always" would promise what is not kept.
+  const critical = call.need.riskLevel >= RiskLevel.Critical;
+  const pattern = critical
+    ? undefined
+    : suggestPattern(call.toolId, call.parameters, call.parameterKinds);
   const choices: [ApprovalChoice, string][] = [
     [ApprovalChoice.Once, "Approve once"],
-    [ApprovalChoice.Session, "Approve for this session"],
-    [ApprovalChoice.Always, `Always approve ${call.toolName}`],
+    ...(critical
+      ? []
+      : ([
+          [ApprovalChoice.Session, "Approve for this session"],
+          [ApprovalChoice.Always, `Always approve ${call.toolName}`],
+        ] as [ApprovalChoice, string][])),
     ...(pattern === undefined
       ? []
       : ([[ApprovalChoice.Pattern, `Always approve ${call.toolName} for ${pattern}`]] as [
@@ -51,10 +59,18 @@ export function approvalForm(call: ApprovalFormCall): Omit<ElicitRequestFormPara
     call.need.summary,
     `Why it asks: ${call.need.reason}`,
     ...(call.need.warning === undefined ? [] : [`WARNING: ${call.need.warning}`]),
+    ...(critical ? ["A Critical call is asked every time: it cannot be remembered."] : []),
     `Arguments: ${args.length > 2000 ? `${args.slice(0, 2000)}...` : args}`,
   ];
   return {
-    message: lines.join("\n"),
+    // Bidirectional-text controls from the model are shown as their code: in a client's dialog
+    // they could reorder the command the person reads ("Trojan Source").
+    message: lines
+      .join("\n")
+      .replace(
+        /[\u202A-\u202E\u2066-\u2069]/g,
+        (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`,
+      ),
     requestedSchema: {
       type: "object",
       properties: {

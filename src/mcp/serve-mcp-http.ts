@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import {
   hostHeaderValidation,
   NodeStreamableHTTPServerTransport,
+  originValidation,
   toNodeHandler,
   toWebRequest,
 } from "@modelcontextprotocol/node";
@@ -32,7 +33,10 @@ export interface ServeMcpHttpOptions {
   readonly token?: string | false;
   /** OAuth resource-server mode: verifies each access token (its `AuthInfo` reaches the tools). */
   readonly verifier?: OAuthTokenVerifier;
-  /** Host names accepted in the `Host` header (DNS rebinding guard). Default: loopback names for a loopback bind. */
+  /**
+   * Host names accepted in the `Host` header and, when a browser sends one, the `Origin` header
+   * (DNS rebinding and cross-site guard). Default: loopback names for a loopback bind.
+   */
   readonly allowedHosts?: readonly string[];
   /** Largest request body accepted. Default 32 MiB (larger gets 413). */
   readonly maxRequestBytes?: number;
@@ -73,7 +77,13 @@ export async function serveMcpHttp(
   const allowedHosts = options.allowedHosts ?? (isLoopback ? loopbackHosts : undefined);
   const validateHost =
     allowedHosts === undefined ? undefined : hostHeaderValidation([...allowedHosts]);
+  // The spec's Origin MUST: a browser page of another site (its Origin) is refused with 403 even
+  // when it names this server by a loopback address, which the Host check lets through.
+  const validateOrigin =
+    allowedHosts === undefined ? undefined : originValidation([...allowedHosts]);
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  /** Who opened each session: a session id is used only by the principal that initialized it. */
+  const owners = new Map<string, string>();
   const modern = createMcpHandler((ctx) => mcp.createServer(ctx), {
     legacy: "reject",
     maxRequestBodySize: maxBytes,
@@ -89,6 +99,7 @@ export async function serveMcpHttp(
     if (url.pathname !== path)
       return sendJson(res, 404, rpcError(-32601, `Not found: MCP is served on ${path}`));
     if (validateHost !== undefined && !validateHost(req, res)) return;
+    if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
     const auth = await authenticate(req, token, options.verifier);
     if (auth === "refused") {
       res.setHeader("WWW-Authenticate", 'Bearer realm="aintern"');
@@ -124,7 +135,9 @@ export async function serveMcpHttp(
     const sessionId = header(req, "mcp-session-id");
     if (sessionId !== undefined) {
       const transport = sessions.get(sessionId);
-      if (transport === undefined) {
+      // Another user's session (its id leaked, or was logged) is answered as one that does not
+      // exist: its elicitations, session-scoped approvals and calls stay its owner's.
+      if (transport === undefined || owners.get(sessionId) !== principalOf(auth)) {
         return sendJson(res, 404, rpcError(-32001, "Session not found: initialize again"));
       }
       await transport.handleRequest(req, res, body);
@@ -141,13 +154,18 @@ export async function serveMcpHttp(
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
+        owners.set(id, principalOf(auth));
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
+        owners.delete(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId !== undefined) {
+        sessions.delete(transport.sessionId);
+        owners.delete(transport.sessionId);
+      }
     };
     const server = mcp.createServer({ era: "legacy" });
     await server.connect(transport);
@@ -211,6 +229,13 @@ async function authenticate(
   const a = Buffer.from(sent);
   const b = Buffer.from(token!);
   return a.length === b.length && timingSafeEqual(a, b) ? undefined : "refused";
+}
+
+/** The principal of a request: its OAuth subject and client, or "" (the shared bearer token). */
+function principalOf(auth: AuthInfo | undefined): string {
+  if (auth === undefined) return "";
+  const sub = auth.extra?.sub;
+  return `${typeof sub === "string" ? sub : ""}\0${auth.clientId}`;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

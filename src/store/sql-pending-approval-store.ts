@@ -89,7 +89,7 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
     await this.#db.transaction().execute(async (tx) => {
       const existing = await tx
         .selectFrom("pending_approvals")
-        .select(["id", "status"])
+        .select(["id", "status", "session_id", "tool_id", "expires_at"])
         .where("call_key", "=", callKey)
         .where("arguments_hash", "=", approval.argumentsHash)
         .executeTakeFirst();
@@ -100,8 +100,30 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
           // Another process may have asked about the same call meanwhile: its row stands.
           .onConflict((conflict) => conflict.columns(["call_key", "arguments_hash"]).doNothing())
           .execute();
-      } else if (existing.status === PendingApprovalStatus.Pending) {
-        // The same call asked again (its process restarted): the row now names this asker.
+      } else if (
+        existing.status === PendingApprovalStatus.Pending &&
+        fromStoredTime(existing.expires_at).getTime() <= now.getTime()
+      ) {
+        // Asked again after its expiry (its process was down when it ran out): it stays expired,
+        // and the call is refused as timed out, not given a new waiting time.
+        await tx
+          .updateTable("pending_approvals")
+          .set((eb) => ({
+            status: PendingApprovalStatus.Expired,
+            decided_at: toStoredTime(this.#dialect, now),
+            changed_seq: this.#nextSeq(eb),
+          }))
+          .where("id", "=", existing.id)
+          .where("status", "=", PendingApprovalStatus.Pending)
+          .execute();
+      } else if (
+        existing.status === PendingApprovalStatus.Pending &&
+        existing.session_id === row.session_id &&
+        existing.tool_id === row.tool_id
+      ) {
+        // The same call asked again (its process restarted): the row now names this asker. A
+        // row of another session or tool that shares the call id is left as it is: the asker
+        // is told (see ConsoleApprovalHandler) and it does not take over that row.
         await tx
           .updateTable("pending_approvals")
           .set((eb) => ({

@@ -414,3 +414,31 @@ describe("RememberedPermissions with risk from the corrected command rules", () 
     expect(await permissions.find(commandCall("echo 'open", RiskLevel.High), "s")).toBeUndefined();
   });
 });
+
+describe("RememberedPermissions refuses a pattern that does not cover its own call", () => {
+  it.each([
+    ["touch a.txt", "rm *"],
+    ["npm test", "git *"],
+  ])("approving '%s' cannot remember '%s'", async (command, pattern) => {
+    const permissions = new RememberedPermissions();
+    await expect(
+      permissions.remember(
+        request(commandCall(command), { rememberForTool: true, rememberPattern: pattern }),
+      ),
+    ).rejects.toMatchObject({
+      code: "INVALID_REMEMBER_PATTERN",
+      message: expect.stringContaining("does not cover the call it was given for"),
+    });
+    expect(await permissions.list()).toEqual([]);
+  });
+
+  it("approving a write to 'src/a/b.ts' cannot remember 'docs/**'", async () => {
+    const permissions = new RememberedPermissions();
+    await expect(
+      permissions.remember(
+        request(fileCall("src/a/b.ts"), { rememberForSession: true, rememberPattern: "docs/**" }),
+      ),
+    ).rejects.toBeInstanceOf(InvalidRememberPatternError);
+    expect(await permissions.list()).toEqual([]);
+  });
+});

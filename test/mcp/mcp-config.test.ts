@@ -88,7 +88,12 @@ describe("aintern.config.json", () => {
         join(dir, "aintern.config.json"),
         JSON.stringify({ policy: { allow: [{ toolId: "file-write", pathPattern: "**" }] } }),
       );
-      const runtime = await openMcpRuntime({ workspace: dir, db: "sqlite::memory:" });
+      // Named with --config: the user's own file (found on its own, it would need `aintern trust`).
+      const runtime = await openMcpRuntime({
+        workspace: dir,
+        config: join(dir, "aintern.config.json"),
+        db: "sqlite::memory:",
+      });
       try {
         const write = (path: string) =>
           runtime.processor.needsApproval("file-write", { path, content: "{}", overwrite: true });

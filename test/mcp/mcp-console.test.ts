@@ -350,9 +350,19 @@ describe("aintern mcp --http with OAuth: the token's subject is who approved", (
   });
 
   it("records the OAuth subject of the request as the approver of an elicitation answer", async () => {
-    const server = await startHttpServer(["--workspace", workspace.path, "--tools", fixtureTools], {
-      printsToken: false,
-    });
+    const server = await startHttpServer(
+      [
+        "--workspace",
+        workspace.path,
+        "--config",
+        join(workspace.path, "aintern.config.json"),
+        "--tools",
+        fixtureTools,
+      ],
+      {
+        printsToken: false,
+      },
+    );
     const client = newClient({
       current: () => ({ action: "accept", content: { decision: "approve_once" } }),
     });

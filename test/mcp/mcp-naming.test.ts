@@ -40,6 +40,31 @@ describe("MCP names, risk from annotations and the approval form", () => {
     expect(suggestPattern("x", {})).toBeUndefined();
   });
 
+  it("offers no remembering for a Critical call (it is never remembered): approve once or deny", () => {
+    const form = approvalForm({
+      toolId: "terminal-execute",
+      toolName: "terminal-execute",
+      parameters: { command: "rm -rf /" },
+      need: { reason: "Critical", riskLevel: RiskLevel.Critical, summary: "Run rm -rf /" },
+    });
+    const decision = (form.requestedSchema.properties as Record<string, { enum?: string[] }>)
+      .decision;
+    expect(decision?.enum).toEqual(["approve_once", "deny"]);
+    expect(form.message).toContain("cannot be remembered");
+  });
+
+  it("shows bidirectional-text controls of the model's arguments in the form as their code", () => {
+    const form = approvalForm({
+      toolId: "terminal-execute",
+      toolName: "terminal-execute",
+      parameters: { command: "echo ok #\u202E ~ fr- mr" },
+      need: { reason: "asks", riskLevel: RiskLevel.Medium, summary: "Run \u2066x\u2069" },
+    });
+    expect(form.message).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    expect(form.message).toContain("[U+202E]");
+    expect(form.message).toContain("[U+2066]");
+  });
+
   it("turns each answer of the form into a decision, and anything unclear into a denial", () => {
     const need = {
       reason: "Medium Risk calls need approval",

@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { AinternError } from "../core/index.js";
+import type { McpConfig } from "../mcp/index.js";
+
+/**
+ * A configuration found in the workspace (not named with `--config`) that would run code or
+ * widen what the model may do, and that the user has not trusted (`aintern trust`).
+ */
+export class UntrustedConfigError extends AinternError {
+  readonly file: string;
+  readonly reasons: readonly string[];
+
+  constructor(file: string, reasons: readonly string[]) {
+    super(
+      "UNTRUSTED_MCP_CONFIG",
+      `${file} was found in the workspace and is not trusted: it ${reasons.join("; ")}. ` +
+        "A repository you cloned could have put it there. If you wrote it (or read it), trust it with " +
+        "`aintern trust` in that folder (again after each change), or name it with --config FILE.",
+    );
+    this.name = "UntrustedConfigError";
+    this.file = file;
+    this.reasons = reasons;
+  }
+}
+
+/**
+ * What a configuration file does beyond restricting the model: starting processes, loading code,
+ * allowing calls without asking, moving the workspace or the store, setting who may connect. A
+ * file that does none of these (deny rules, ask rules, limits, the console's operator) needs no
+ * trust.
+ */
+export function configWidenings(config: McpConfig): string[] {
+  const reasons: string[] = [];
+  const folder = config.file === undefined ? undefined : dirname(config.file);
+  if ((config.upstreams ?? []).length > 0) {
+    const names = (config.upstreams ?? []).map((u) => u.name).join(", ");
+    reasons.push(`starts upstream MCP servers (${names})`);
+  }
+  const modules = (config.tools ?? []).filter((t) => t !== "builtin" && t !== "readonly");
+  if (modules.length > 0) reasons.push(`loads tool modules (${modules.join(", ")})`);
+  const policy = config.policy;
+  if ((policy?.allow ?? []).length > 0) reasons.push("allows calls without asking (policy.allow)");
+  for (const key of ["tools", "categories", "riskLevels"] as const) {
+    const settings = Object.values(policy?.[key] ?? {});
+    if (settings.includes("allow")) reasons.push(`allows calls without asking (policy.${key})`);
+  }
+  if (policy?.protectedPaths !== undefined) reasons.push("replaces the protected paths");
+  if (policy?.pathParameters !== undefined || policy?.commandParameters !== undefined) {
+    reasons.push("changes which parameters are paths and commands");
+  }
+  if (config.workspace !== undefined && !inside(folder, config.workspace)) {
+    reasons.push(`moves the workspace to ${config.workspace}`);
+  }
+  if (config.db !== undefined) reasons.push(`keeps approvals and permissions in ${config.db}`);
+  if (config.http !== undefined) reasons.push("sets who may connect over HTTP (http)");
+  return reasons;
+}
+
+function inside(folder: string | undefined, path: string): boolean {
+  if (folder === undefined) return false;
+  const rel = relative(folder, resolve(folder, path));
+  return !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/** Where trusted configurations are recorded: `$AINTERN_HOME/trusted-configs.json` (default `~/.aintern`). */
+export function trustFilePath(): string {
+  const home = process.env.AINTERN_HOME ?? join(homedir(), ".aintern");
+  return join(home, "trusted-configs.json");
+}
+
+async function readTrusted(): Promise<Record<string, string>> {
+  try {
+    const value: unknown = JSON.parse(await readFile(trustFilePath(), "utf8"));
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, string>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+async function digestOf(file: string): Promise<string> {
+  return createHash("sha256")
+    .update(await readFile(file))
+    .digest("hex");
+}
+
+/** Whether `file`, with its current content, was trusted with {@link trustConfig}. */
+export async function isTrustedConfig(file: string): Promise<boolean> {
+  const real = await realpath(file);
+  return (await readTrusted())[real] === (await digestOf(real));
+}
+
+/** Records `file`'s current content as trusted (a later change needs trusting again). */
+export async function trustConfig(file: string): Promise<void> {
+  const trusted = await readTrusted();
+  const real = await realpath(file);
+  trusted[real] = await digestOf(real);
+  const path = trustFilePath();
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(trusted, null, 2)}\n`, { mode: 0o600 });
+  await rename(temporary, path);
+}
+
+/**
+ * Refuses a configuration found in the workspace that widens what the model may do (see
+ * {@link configWidenings}) unless the user trusted its current content.
+ */
+export async function checkFoundConfig(config: McpConfig): Promise<void> {
+  if (config.file === undefined) return;
+  const reasons = configWidenings(config);
+  if (reasons.length === 0 || (await isTrustedConfig(config.file))) return;
+  throw new UntrustedConfigError(config.file, reasons);
+}

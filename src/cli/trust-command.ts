@@ -1,0 +1,46 @@
+import { parseArgs } from "node:util";
+import { configWidenings, trustConfig, trustFilePath } from "./config-trust.js";
+import { findMcpConfig } from "./mcp-runtime.js";
+
+export const trustUsage = `Usage:
+  aintern trust [--workspace DIR] [--config FILE]
+
+  Trusts the aintern.config.json found in the workspace (or the current directory), with its
+  current content: aintern mcp, tools, doctor, audit, permissions and console then use it even
+  though it starts upstream servers, loads tool modules, allows calls without asking, moves the
+  workspace or the store, or sets HTTP authentication. A file that only restricts needs no trust.
+  After any change to the file, read it and trust it again. Trusted files are recorded in
+  $AINTERN_HOME/trusted-configs.json (default ~/.aintern).
+`;
+
+/** `aintern trust`. Returns the exit code. */
+export async function runTrustCommand(argv: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      workspace: { type: "string" },
+      config: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) {
+    process.stdout.write(trustUsage);
+    return 0;
+  }
+  const config = await findMcpConfig({
+    ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
+    ...(values.config === undefined ? {} : { config: values.config }),
+  });
+  if (config.file === undefined) {
+    process.stderr.write("No aintern.config.json in the workspace or the current directory.\n");
+    return 1;
+  }
+  const reasons = configWidenings(config);
+  await trustConfig(config.file);
+  process.stdout.write(
+    reasons.length === 0
+      ? `Trusted ${config.file} (it only restricts; it needed no trust).\n`
+      : `Trusted ${config.file}, which ${reasons.join("; ")}.\nRecorded in ${trustFilePath()}; a change to the file needs trusting again.\n`,
+  );
+  return 0;
+}
