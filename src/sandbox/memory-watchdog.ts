@@ -2,23 +2,37 @@ import { closeSync, openSync, readFile, readSync } from "node:fs";
 
 const hasProc = process.platform === "linux";
 const residentPattern = /^VmRSS:\s+(\d+)\s+kB/m;
+const dataPattern = /^VmData:\s+(\d+)\s+kB/m;
 
 function residentBytes(status: string): number | undefined {
   const match = residentPattern.exec(status);
   return match?.[1] === undefined ? undefined : Number(match[1]) * 1024;
 }
 
+/** A process's resident memory and data segment size, in bytes. */
+export interface MemoryUse {
+  readonly residentBytes: number;
+  readonly dataBytes: number;
+}
+
 /**
- * Calls back with a process's resident memory in bytes, read from `/proc/<pid>/status`;
- * `undefined` when it cannot be read (not Linux, or the process is gone). Internal to the folder.
+ * Calls back with a process's resident memory and data segment size, read from
+ * `/proc/<pid>/status`; `undefined` when it cannot be read (not Linux, or the process is gone).
+ * Internal to the folder.
  */
-export function readResidentBytes(pid: number, done: (bytes: number | undefined) => void): void {
+export function readMemoryUse(pid: number, done: (use: MemoryUse | undefined) => void): void {
   if (!hasProc) {
     done(undefined);
     return;
   }
   readFile(`/proc/${pid}/status`, "latin1", (error, text) => {
-    done(error === null ? residentBytes(text) : undefined);
+    const resident = error === null ? residentBytes(text) : undefined;
+    const data = error === null ? dataPattern.exec(text)?.[1] : undefined;
+    done(
+      resident === undefined || data === undefined
+        ? undefined
+        : { residentBytes: resident, dataBytes: Number(data) * 1024 },
+    );
   });
 }
 

@@ -36,9 +36,10 @@ export interface ProcessSandboxConfig {
    */
   readonly maxMemoryMb?: number;
   /**
-   * What the OS limit adds to `maxMemoryMb` for the runtime itself, in MiB: the worker's data
-   * segment (RLIMIT_DATA) is capped at `maxMemoryMb + osMemoryHeadroomMb`. Default 256, or 768
-   * on Node.js 24 and later, whose V8 reserves more address space as data.
+   * What the OS limit allows beyond `maxMemoryMb` for the runtime's own allocations outside the
+   * heap cap (young generation, code, Buffers), in MiB (default 256): a worker's data segment
+   * (RLIMIT_DATA) is capped at the size it had when idle, measured once it is ready, plus
+   * `maxMemoryMb + osMemoryHeadroomMb` (see {@link MemoryLimitMethod}).
    */
   readonly osMemoryHeadroomMb?: number;
   /** How the OS memory limit is applied (default: detected, see {@link MemoryLimitMethod}). */
@@ -256,8 +257,9 @@ class Backstops {
  * also die with the host process, even one killed without closing the sandbox.
  *
  * **Limits.** Memory: the V8 heap is capped at `maxMemoryMb` (`--max-old-space-size`), the
- * process's data segment by the OS (RLIMIT_DATA through `prlimit`, or `ulimit -d` in `/bin/sh`
- * where `prlimit` is missing; none off Linux), and the host watches the child's resident memory,
+ * process's data segment by the OS at its idle size plus `maxMemoryMb + osMemoryHeadroomMb`
+ * (RLIMIT_DATA through `prlimit`, or `ulimit -d` in `/bin/sh` where `prlimit` is missing; none
+ * off Linux), and the host watches the child's resident memory,
  * so a heap bomb or a Buffer bomb ends in a failed result ("the tool ran out of memory", code
  * `OutOfMemory`). Output: stdout and stderr together are capped at `maxOutputBytes`; a child that
  * writes more is killed (`OutputLimitExceeded`). Messages: every message is a length-prefixed
@@ -312,20 +314,19 @@ export class ProcessSandbox implements ToolSandbox {
   readonly #backstops = new Backstops();
   #started = false;
   #closed = false;
+  // "ulimit" only: an idle worker's data segment size, measured by #measure.
+  #idleDataBytes: number | undefined;
+  #measuring: Promise<void> | undefined;
 
   constructor(config: ProcessSandboxConfig = {}) {
     this.#poolSize = Math.floor(positive("poolSize", config.poolSize, 2));
     this.#memoryMb = Math.ceil(positive("maxMemoryMb", config.maxMemoryMb, 256));
-    const headroomMb = positive(
-      "osMemoryHeadroomMb",
-      config.osMemoryHeadroomMb,
-      defaultOsMemoryHeadroomMb(),
-    );
+    const headroomMb = positive("osMemoryHeadroomMb", config.osMemoryHeadroomMb, 256);
     this.#maxOutputBytes = positive("maxOutputBytes", config.maxOutputBytes, 10 * mib);
     this.memoryLimit = config.memoryLimit ?? detectMemoryLimitMethod();
     this.#workerConfig = {
       memoryMb: this.#memoryMb,
-      osMemoryMb: this.#memoryMb + headroomMb,
+      osMemoryHeadroomMb: headroomMb,
       memoryLimit: this.memoryLimit,
       execArgv: [...(config.execArgv ?? [])],
       limits: {
@@ -370,6 +371,15 @@ export class ProcessSandbox implements ToolSandbox {
   async warm(): Promise<void> {
     if (this.#closed) throw this.#closedError();
     this.#started = true;
+    try {
+      await this.#measure();
+    } catch (error) {
+      throw new SandboxError(
+        SandboxErrorCode.StartFailed,
+        `No process-sandbox worker could start: ${String(error)}`,
+        { cause: error },
+      );
+    }
     this.#refill();
     const results = await Promise.allSettled([...this.#warming].map((worker) => worker.ready));
     const failure = results.find((result) => result.status === "rejected");
@@ -646,7 +656,19 @@ export class ProcessSandbox implements ToolSandbox {
         worker = warming;
       }
     }
-    worker ??= this.#spawn(memoryMb);
+    if (worker === undefined) {
+      try {
+        await this.#measure();
+      } catch (error) {
+        throw new SandboxError(
+          SandboxErrorCode.StartFailed,
+          `A process-sandbox worker could not start: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      }
+      if (this.#closed) throw this.#closedError();
+      worker = this.#spawn(memoryMb);
+    }
     const chosen = worker;
     let stopListening: () => void = () => {};
     const aborted = new Promise<"aborted">((resolve) => {
@@ -692,8 +714,34 @@ export class ProcessSandbox implements ToolSandbox {
     else this.#refill();
   }
 
+  /**
+   * `"ulimit"` sets the data limit at launch, so it needs an idle worker's data size first: one
+   * worker starts without a limit, runs nothing, is measured once ready, and is stopped.
+   */
+  #measure(): Promise<void> {
+    if (this.memoryLimit !== "ulimit" || this.#idleDataBytes !== undefined) {
+      return Promise.resolve();
+    }
+    this.#measuring ??= (async () => {
+      const probe = new WorkerProcess(this.#workerConfig, this.#memoryMb);
+      this.#all.add(probe);
+      try {
+        await probe.ready;
+        this.#idleDataBytes = probe.idleDataBytes;
+      } finally {
+        this.#all.delete(probe);
+        await probe.kill();
+      }
+    })().catch((error: unknown) => {
+      // The next start tries again.
+      this.#measuring = undefined;
+      throw error;
+    });
+    return this.#measuring;
+  }
+
   #spawn(memoryMb: number): WorkerProcess {
-    const worker = new WorkerProcess(this.#workerConfig, memoryMb);
+    const worker = new WorkerProcess(this.#workerConfig, memoryMb, this.#idleDataBytes);
     this.#all.add(worker);
     worker.onDeath = (dead) => {
       this.#all.delete(dead);
@@ -709,6 +757,13 @@ export class ProcessSandbox implements ToolSandbox {
   /** Starts workers until the pool has `poolSize` idle or starting ones. */
   #refill(): void {
     if (this.#closed || !this.#started) return;
+    if (this.memoryLimit === "ulimit" && this.#idleDataBytes === undefined) {
+      this.#measure().then(
+        () => this.#refill(),
+        () => {},
+      );
+      return;
+    }
     while (this.#idle.length + this.#warming.size < this.#poolSize) {
       const worker = this.#spawn(this.#memoryMb);
       this.#warming.add(worker);
@@ -742,15 +797,4 @@ function withOutput(result: ToolResult, stdout: string, stderr: string): ToolRes
     ...(stdout !== "" && { stdout }),
     ...(stderr !== "" && { stderr }),
   });
-}
-
-/**
- * The default room above the heap cap in a worker's data limit: 256 MiB, or 768 MiB on Node.js
- * 24 and later, whose V8 reserves its code range as data (RLIMIT_DATA counts it): with less, a
- * worker dies at start with "Failed to reserve virtual memory for CodeRange" (measured: Node 24
- * needs about 580 MiB with a 16 MiB heap, 256 MiB are enough for Node 20 and 22).
- */
-function defaultOsMemoryHeadroomMb(): number {
-  const major = Number(process.versions.node.split(".")[0]);
-  return major >= 24 ? 768 : 256;
 }

@@ -6,10 +6,15 @@ import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import type { ToolProgress } from "../context/index.js";
 import { type ToolResult, toolResultFromJson } from "../result/index.js";
-import { ResidentMemoryWatch, readResidentBytes } from "./memory-watchdog.js";
+import { ResidentMemoryWatch, readMemoryUse } from "./memory-watchdog.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
 import { OutputCapture } from "./output-capture.js";
-import { type MemoryLimitMethod, workerLaunch } from "./process-launch.js";
+import {
+  dataLimitBytes,
+  type MemoryLimitMethod,
+  setDataLimit,
+  workerLaunch,
+} from "./process-launch.js";
 import {
   type ContextData,
   fromErrorData,
@@ -28,8 +33,8 @@ import { toolProgressFromJson } from "./tool-progress-from-json.js";
 export interface WorkerProcessConfig {
   /** V8 heap cap and resident-memory allowance above the idle worker, in MiB. */
   readonly memoryMb: number;
-  /** The OS data limit, in MiB. */
-  readonly osMemoryMb: number;
+  /** What the OS data limit allows above the idle data segment and the heap cap, in MiB. */
+  readonly osMemoryHeadroomMb: number;
   readonly memoryLimit: MemoryLimitMethod;
   readonly execArgv: readonly string[];
   readonly limits: MessageLimits;
@@ -143,6 +148,10 @@ export class WorkerProcess {
   onDeath: ((worker: WorkerProcess) => void) | undefined;
   /** True once the worker has been ready (a worker that never started is not replaced). */
   wasReady = false;
+  /** The data segment size of the worker when it became ready, in bytes (Linux only). */
+  idleDataBytes: number | undefined;
+  /** The OS data limit (RLIMIT_DATA) of the worker, in bytes, once set. */
+  dataLimitBytes: number | undefined;
   /** Stops the current run as aborted: an abort listener made once per worker. */
   readonly abortRun = (): void => this.stop("aborted");
 
@@ -174,7 +183,12 @@ export class WorkerProcess {
   #startSettled = false;
   #deathReported = false;
 
-  constructor(config: WorkerProcessConfig, memoryMb: number) {
+  /**
+   * @param idleDataBytes an idle worker's data segment size, measured before (`"ulimit"` only,
+   *   which sets the data limit at launch; without it the worker starts without one, to be
+   *   measured).
+   */
+  constructor(config: WorkerProcessConfig, memoryMb: number, idleDataBytes?: number) {
     this.#config = config;
     this.memoryMb = memoryMb;
     this.#decoder = new FrameDecoder(config.limits);
@@ -187,9 +201,12 @@ export class WorkerProcess {
     this.exited = new Promise<void>((resolve) => {
       this.#resolveExited = resolve;
     });
+    if (config.memoryLimit === "ulimit" && idleDataBytes !== undefined) {
+      this.dataLimitBytes = dataLimitBytes(idleDataBytes, memoryMb, config.osMemoryHeadroomMb);
+    }
     const launch = workerLaunch({
       memoryMb,
-      osMemoryMb: memoryMb + (config.osMemoryMb - config.memoryMb),
+      launchDataLimitBytes: this.dataLimitBytes,
       memoryLimit: config.memoryLimit,
       execArgv: config.execArgv,
       workerArgs: [JSON.stringify({ ...config.limits, preload: config.preload })],
@@ -439,20 +456,41 @@ export class WorkerProcess {
       return;
     }
     const pid = this.pid;
-    readResidentBytes(pid, (bytes) => {
-      if (bytes !== undefined && this.#state === "starting") {
-        this.#watch = new ResidentMemoryWatch(
-          pid,
-          bytes + this.memoryMb * mib,
-          this.#config.memoryCheckIntervalMs,
-          (resident) =>
-            this.stop(
-              "memory",
-              `resident memory reached ${Math.round(resident / mib)} MB (${this.memoryMb} MB over an idle worker's ${Math.round(bytes / mib)} MB allowed)`,
-            ),
-        );
+    readMemoryUse(pid, (use) => {
+      if (this.#state !== "starting") return;
+      if (use === undefined) {
+        // Off Linux, or the process is already gone (its exit is what counts then).
+        if (this.#config.memoryLimit === "prlimit") {
+          this.#failStart(new Error(`Could not read /proc/${pid}/status to set its memory limit.`));
+        } else finish();
+        return;
       }
-      finish();
+      const { residentBytes: resident, dataBytes } = use;
+      this.idleDataBytes = dataBytes;
+      this.#watch = new ResidentMemoryWatch(
+        pid,
+        resident + this.memoryMb * mib,
+        this.#config.memoryCheckIntervalMs,
+        (now) =>
+          this.stop(
+            "memory",
+            `resident memory reached ${Math.round(now / mib)} MB (${this.memoryMb} MB over an idle worker's ${Math.round(resident / mib)} MB allowed)`,
+          ),
+      );
+      if (this.#config.memoryLimit !== "prlimit") {
+        finish();
+        return;
+      }
+      // Set now, relative to what the idle worker has, before it runs any tool code.
+      const limit = dataLimitBytes(dataBytes, this.memoryMb, this.#config.osMemoryHeadroomMb);
+      setDataLimit(pid, limit).then(
+        () => {
+          this.dataLimitBytes = limit;
+          finish();
+        },
+        (error: unknown) =>
+          this.#failStart(error instanceof Error ? error : new Error(String(error))),
+      );
     });
   }
 

@@ -1,13 +1,21 @@
-import { existsSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  dataLimitBytes,
   detectMemoryLimitMethod,
   findExecutable,
+  setDataLimit,
   workerLaunch,
   workerScriptPath,
 } from "../../src/sandbox/process-launch.js";
 
-const base = { memoryMb: 64, osMemoryMb: 320, execArgv: ["--trace-warnings"], workerArgs: ["{}"] };
+const base = {
+  memoryMb: 64,
+  launchDataLimitBytes: 320 * 1024 * 1024,
+  execArgv: ["--trace-warnings"],
+  workerArgs: ["{}"],
+};
 const setpriv = findExecutable("setpriv");
 
 /** The command line after the optional `setpriv --pdeathsig KILL --` wrapper. */
@@ -28,14 +36,39 @@ describe("workerLaunch", () => {
     expect(line.slice(-3)).toEqual(["--trace-warnings", script, "{}"]);
   });
 
-  it("caps the data segment through prlimit", () => {
+  it("starts Node itself under prlimit, whose limit is set once the worker is ready", () => {
     const line = unwrapped(workerLaunch({ ...base, memoryLimit: "prlimit" }));
-    if (findExecutable("prlimit") === undefined) return;
-    expect(line[0]).toMatch(/prlimit$/);
-    expect(line[1]).toBe(`--data=${320 * 1024 * 1024}`);
-    expect(line[2]).toBe("--");
-    expect(line[3]).toBe(process.execPath);
+    expect(line[0]).toBe(process.execPath);
   });
+
+  it("starts without ulimit -d when no idle data size is known yet (to measure one)", () => {
+    const line = unwrapped(
+      workerLaunch({ ...base, memoryLimit: "ulimit", launchDataLimitBytes: undefined }),
+    );
+    expect(line[0]).toBe(process.execPath);
+  });
+
+  it("adds the idle data size to the heap cap and the headroom", () => {
+    expect(dataLimitBytes(600 * 1024 * 1024, 64, 256)).toBe(920 * 1024 * 1024);
+  });
+
+  it.runIf(findExecutable("prlimit") !== undefined)(
+    "sets a running process's data limit, soft and hard, through prlimit --pid",
+    async () => {
+      const child = spawn("sleep", ["30"], { stdio: "ignore" });
+      try {
+        const pid = child.pid as number;
+        await setDataLimit(pid, 123 * 1024 * 1024);
+        const limits = readFileSync(`/proc/${pid}/limits`, "utf8");
+        expect(limits).toMatch(
+          new RegExp(`Max data size\\s+${123 * 1024 * 1024}\\s+${123 * 1024 * 1024}\\s+bytes`),
+        );
+        await expect(setDataLimit(2 ** 22 + 12345, 1024)).rejects.toThrow(/prlimit/);
+      } finally {
+        child.kill("SIGKILL");
+      }
+    },
+  );
 
   it("caps the data segment through ulimit -d in /bin/sh, passing arguments unparsed", () => {
     const line = unwrapped(workerLaunch({ ...base, memoryLimit: "ulimit" }));

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -402,6 +403,59 @@ describe("ProcessSandbox: tools that break a limit", () => {
     await expectNothingLeft(run.pid);
     await expectPoolWorks(small, run.pid);
   });
+
+  /** A process's soft data limit and data segment size, in bytes, from /proc. */
+  function dataOf(pid: number): { limit: number; data: number } {
+    const limits = readFileSync(`/proc/${pid}/limits`, "utf8");
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return {
+      limit: Number(/^Max data size\s+(\d+)/m.exec(limits)?.[1]),
+      data: Number(/^VmData:\s+(\d+) kB/m.exec(status)?.[1]) * 1024,
+    };
+  }
+
+  const mib = 1024 * 1024;
+
+  it.runIf(process.platform === "linux")(
+    "caps an idle worker's data segment at its own idle size plus maxMemoryMb plus the 256 MiB headroom",
+    async () => {
+      expect(small.memoryLimit).not.toBe("none");
+      await small.warm();
+      for (const pid of small.pids) {
+        const { limit, data } = dataOf(pid);
+        // The idle size it was measured at (Node 24 commits 512 MiB of code range per isolate,
+        // Node 20 does not): the limit follows it, whichever it is.
+        const idle = limit - (64 + 256) * mib;
+        expect(idle).toBeGreaterThan(0);
+        expect(Math.abs(data - idle)).toBeLessThan(64 * mib);
+      }
+    },
+  );
+
+  it.runIf(process.platform === "linux")(
+    "measures an idle worker first under ulimit -d, then ends a Buffer bomb there too",
+    async () => {
+      const viaShell = new ProcessSandbox({
+        poolSize: 1,
+        maxMemoryMb: 64,
+        memoryLimit: "ulimit",
+        preloadModules: [fixtureModule],
+      });
+      try {
+        await viaShell.warm();
+        const [pid] = viaShell.pids;
+        const { limit, data } = dataOf(pid as number);
+        expect(Math.abs(data - (limit - (64 + 256) * mib))).toBeLessThan(64 * mib);
+        const run = await runTool(viaShell, tools.bufferBomb, { timeoutMs: 8_000 });
+        const result = completed(run.outcome);
+        expect(result.errorCode).toBe(SandboxErrorCode.OutOfMemory);
+        await expectNothingLeft(run.pid);
+        await expectPoolWorks(viaShell, run.pid);
+      } finally {
+        await viaShell.close();
+      }
+    },
+  );
 
   it("kills a child that sends an over-size message, as a failure naming maxMessageBytes", async () => {
     await ready(small);
