@@ -39,7 +39,11 @@ describe("ToolExecutor with a process sandbox", () => {
   it("times out a tool that never stops, reports Timeout, and knows it is stopped", async () => {
     const started = performance.now();
     const execution = await executor.execute({ toolName: "busy-loop" }, { timeoutMs: 700 });
-    expect(performance.now() - started).toBeLessThan(700 + 100);
+    // Not before its timeout, and well before the test's own: the kill happened. How fast a kill
+    // is belongs in bench/, not in a bound a loaded machine breaks.
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(700 - 2);
+    expect(elapsed).toBeLessThan(700 + 5_000);
     expect(execution.status).toBe(ToolExecutionStatus.Timeout);
     expect(execution.timedOut).toBe(true);
     expect(execution.result.errorCode).toBe(ToolErrorCode.Timeout);

@@ -167,11 +167,10 @@ describe("InProcessSandbox", () => {
       timeoutMs: 1_000,
     });
     await sleep(5);
-    const t0 = performance.now();
     controller.abort();
     const outcome = await running;
 
-    expect(performance.now() - t0).toBeLessThan(50);
+    // The outcome came before the tool's 100 ms were over: the sandbox did not wait for it.
     expect(outcome).toEqual({ kind: "aborted", mayStillBeRunning: true });
     expect(finished).toBe(false);
     await sleep(130);
