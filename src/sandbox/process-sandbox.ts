@@ -39,7 +39,8 @@ export interface ProcessSandboxConfig {
    * What the OS limit allows beyond `maxMemoryMb` for the runtime's own allocations outside the
    * heap cap (young generation, code, Buffers), in MiB (default 256): a worker's data segment
    * (RLIMIT_DATA) is capped at the size it had when idle, measured once it is ready, plus
-   * `maxMemoryMb + osMemoryHeadroomMb` (see {@link MemoryLimitMethod}).
+   * `maxMemoryMb + osMemoryHeadroomMb` (see {@link MemoryLimitMethod}). On Node.js 24 a tool
+   * that starts worker threads needs 512 MiB more per thread (each isolate's code range).
    */
   readonly osMemoryHeadroomMb?: number;
   /** How the OS memory limit is applied (default: detected, see {@link MemoryLimitMethod}). */
