@@ -27,8 +27,13 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
+// Signal 0 still finds a killed process until it is reaped, and an orphan is reaped by PID 1,
+// which a loaded machine delays by seconds (a 2 s wait failed once at load 10): the waits are
+// wide, and end as soon as the process is gone.
+const goneWaitMs = 10_000;
+
 /** Waits up to `ms` for the process group to disappear; true when it did. */
-async function groupGone(pgid: number, ms = 2000): Promise<boolean> {
+async function groupGone(pgid: number, ms = goneWaitMs): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (!groupAlive(pgid)) return true;
@@ -38,7 +43,7 @@ async function groupGone(pgid: number, ms = 2000): Promise<boolean> {
 }
 
 /** Waits up to `ms` for a process to disappear; true when it did. */
-async function processGone(pid: number, ms = 2000): Promise<boolean> {
+async function processGone(pid: number, ms = goneWaitMs): Promise<boolean> {
   const until = Date.now() + ms;
   for (;;) {
     try {
