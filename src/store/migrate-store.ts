@@ -65,8 +65,16 @@ async function migrateRetryingOthersDrops(
   }
 }
 
-function isOthersDrop(error: unknown, schema: string): boolean {
+/**
+ * Whether a migration failed because another client dropped or changed its own schema while
+ * Kysely's migrator listed every schema's tables. Internal to the folder (exported for its test).
+ */
+export function isOthersDrop(error: unknown, schema: string): boolean {
   if (!(error instanceof Error)) return false;
+  // The listing calls pg_get_serial_sequence on every column of every table: a column of a table
+  // that is going away at that moment fails it ("column ... of relation ... does not exist").
+  // A migration of this store's own does not call it.
+  if ((error as { routine?: unknown }).routine === "pg_get_serial_sequence") return true;
   const missingSchema = /schema "([^"]+)" does not exist/.exec(error.message)?.[1];
   if (missingSchema !== undefined) return missingSchema !== schema;
   return /could not open relation with OID|cache lookup failed for relation/.test(error.message);

@@ -3,6 +3,7 @@ import { Kysely, Migrator, NO_MIGRATIONS, PostgresDialect, SqliteDialect } from 
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { StoreMigrationError } from "../../src/store/index.js";
+import { isOthersDrop } from "../../src/store/migrate-store.js";
 import { migrationTableNames, storeMigrations } from "../../src/store/store-migrations.js";
 import { postgresUrl, type StoreTarget, storeTargets, useStoreTarget } from "./store-targets.js";
 
@@ -84,5 +85,32 @@ describe("store migrations on a database they did not make", () => {
   it("wraps an error that names no migration", () => {
     const error = new StoreMigrationError(undefined, "lock table is gone");
     expect(error.message).toBe("Store migrations failed: lock table is gone");
+  });
+});
+
+describe("a migration that meets another client's schema going away", () => {
+  it("is retried for PostgreSQL's own errors of that kind, and not for a plain failure", async () => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      await client.query("CREATE TEMP TABLE going_away (a int)");
+      // The error Kysely's table listing meets when a column of another schema's table goes.
+      const vanished = await client
+        .query("SELECT pg_get_serial_sequence($1, $2)", ["going_away", "started_at"])
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(isOthersDrop(vanished, "mine")).toBe(true);
+      expect(isOthersDrop(new Error('schema "theirs" does not exist'), "mine")).toBe(true);
+      expect(isOthersDrop(new Error('schema "mine" does not exist'), "mine")).toBe(false);
+      const own = await client.query("SELECT no_such_column FROM going_away").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isOthersDrop(own, "mine")).toBe(false);
+    } finally {
+      await client.end();
+    }
   });
 });
