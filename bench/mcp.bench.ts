@@ -52,18 +52,27 @@ function cpuMicros(pid: number | undefined): number {
   }
 }
 
+/** Wall µs per call, and CPU µs per call of the server process and of this one (the client). */
+interface Timing {
+  wall: number;
+  cpu: number;
+  client: number;
+}
+
 /** Wall and server CPU µs per call of `n` sequential calls (after a warm-up). */
 async function sequential(
   n: number,
   pid: number | undefined,
   call: () => Promise<unknown>,
-): Promise<{ wall: number; cpu: number }> {
+): Promise<Timing> {
   for (let i = 0; i < Math.min(20, n); i++) await call();
   const cpu0 = cpuMicros(pid);
+  const client0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await call();
   const wall = ((performance.now() - t0) * 1000) / n;
-  return { wall, cpu: (cpuMicros(pid) - cpu0) / n };
+  const client = process.cpuUsage(client0);
+  return { wall, cpu: (cpuMicros(pid) - cpu0) / n, client: (client.user + client.system) / n };
 }
 
 /** Calls per second with `IN_FLIGHT` calls always outstanding, `total` calls in all. */
@@ -142,8 +151,10 @@ export async function run(): Promise<boolean> {
     added: [] as number[],
     readA: [] as number[],
     readACpu: [] as number[],
+    readAClient: [] as number[],
     readO: [] as number[],
     readOCpu: [] as number[],
+    readOClient: [] as number[],
     ratio: [] as number[],
     cpuRatio: [] as number[],
     tputList: [] as number[],
@@ -153,19 +164,14 @@ export async function run(): Promise<boolean> {
   try {
     if (!existsSync(built)) process.stdout.write("(dist/ not built: the server runs under tsx)\n");
     for (let round = 0; round < ROUNDS; round++) {
-      const cpu0 = process.cpuUsage();
+      // In process: its CPU is this process's ("client").
       const direct = await sequential(N, undefined, () =>
         runtime.processor.processCall({ toolId: "list-directory", parameters: { path: "." } }),
       );
-      const cpu = process.cpuUsage(cpu0);
-      // The direct loop's CPU, warm-up included, over its calls plus warm-up.
-      direct.cpu = (cpu.user + cpu.system) / (N + Math.min(20, N));
       const viaMcp = await sequential(N, aintern.pid, async () =>
         failIfError(await aintern.client.callTool(listDirectory)),
       );
-      const reads = async (): Promise<
-        [{ wall: number; cpu: number }, { wall: number; cpu: number }]
-      > => {
+      const reads = async (): Promise<[Timing, Timing]> => {
         const a = () =>
           sequential(N, aintern.pid, async () =>
             failIfError(await aintern.client.callTool(readAintern)),
@@ -196,14 +202,16 @@ export async function run(): Promise<boolean> {
         tputReadA = await tA();
       }
       figures.direct.push(direct.wall);
-      figures.directCpu.push(direct.cpu);
+      figures.directCpu.push(direct.client);
       figures.viaMcp.push(viaMcp.wall);
       figures.viaMcpCpu.push(viaMcp.cpu);
       figures.added.push(viaMcp.wall - direct.wall);
       figures.readA.push(readA.wall);
       figures.readACpu.push(readA.cpu);
+      figures.readAClient.push(readA.client);
       figures.readO.push(readO.wall);
       figures.readOCpu.push(readO.cpu);
+      figures.readOClient.push(readO.client);
       figures.ratio.push(readA.wall / readO.wall);
       figures.cpuRatio.push(readA.cpu / readO.cpu);
       figures.tputList.push(tputList);
@@ -223,14 +231,16 @@ export async function run(): Promise<boolean> {
   const ratio = median(figures.ratio);
   const rows: [string, string][] = [
     ["(a) processCall directly, list-directory", `${spread(figures.direct)} µs/call`],
-    ["    its CPU (bench process)", `${spread(figures.directCpu)} µs/call`],
+    ["    its CPU", `${spread(figures.directCpu)} µs/call`],
     ["(b) through aintern mcp over stdio", `${spread(figures.viaMcp)} µs/call`],
     ["    server CPU", `${spread(figures.viaMcpCpu)} µs/call`],
     ["    added by MCP (b - a)", `${spread(figures.added)} µs/call`],
     ["(c) file read, aintern mcp (policy + audit)", `${spread(figures.readA)} µs/call`],
     ["    server CPU", `${spread(figures.readACpu)} µs/call`],
+    ["    client CPU (SDK client, this process)", `${spread(figures.readAClient)} µs/call`],
     ["(c) file read, official filesystem server", `${spread(figures.readO)} µs/call`],
     ["    server CPU", `${spread(figures.readOCpu)} µs/call`],
+    ["    client CPU (SDK client, this process)", `${spread(figures.readOClient)} µs/call`],
     ["(c) ratio, wall (target ≤ 1.0x)", `${spread(figures.ratio, 2)}x ${ratio <= 1 ? "✓" : "✗"}`],
     ["(c) ratio, server CPU", `${spread(figures.cpuRatio, 2)}x`],
     [`(d) ${IN_FLIGHT} in flight, list-directory, aintern`, `${spread(figures.tputList)} calls/s`],
