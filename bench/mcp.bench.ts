@@ -18,11 +18,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { openMcpRuntime } from "../src/cli/mcp-runtime.js";
+import { ServiceContainer, ToolExecutionContext } from "../src/context/index.js";
+import { RiskLevel } from "../src/core/index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const filesystemServer = createRequire(import.meta.url).resolve(
@@ -73,6 +75,15 @@ async function sequential(
   const wall = ((performance.now() - t0) * 1000) / n;
   const client = process.cpuUsage(client0);
   return { wall, cpu: (cpuMicros(pid) - cpu0) / n, client: (client.user + client.system) / n };
+}
+
+/** CPU µs per call of `n` sequential calls in this process (after a warm-up). */
+async function cpuPerCall(n: number, call: () => unknown): Promise<number> {
+  for (let i = 0; i < Math.min(50, n); i++) await call();
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) await call();
+  const cpu = process.cpuUsage(cpu0);
+  return (cpu.user + cpu.system) / n;
 }
 
 /** Calls per second with `IN_FLIGHT` calls always outstanding, `total` calls in all. */
@@ -143,6 +154,44 @@ export async function run(): Promise<boolean> {
   const listDirectory = { name: "list-directory", arguments: { path: "." } };
   const readAintern = { name: "file-read", arguments: { path: "notes.md" } };
   const readOfficial = { name: "read_text_file", arguments: { path: file } };
+  // The stages of a guarded read, each alone in this process, and the official server's own
+  // handler alone (validatePath + readFileContent from its lib.js, as its read_text_file runs).
+  const officialLib = (await import(
+    pathToFileURL(join(dirname(filesystemServer), "lib.js")).href
+  )) as {
+    setAllowedDirectories(directories: string[]): void;
+    validatePath(path: string): Promise<string>;
+    readFileContent(path: string): Promise<string>;
+  };
+  officialLib.setAllowedDirectories([workspace]);
+  const fileRead = runtime.registry.getTool("file-read")!;
+  const services = new ServiceContainer();
+  const readParameters = { path: "notes.md" };
+  const stageCalls: Record<string, () => unknown> = {
+    "file-read's own work (tool.execute)": () =>
+      fileRead.execute(
+        new ToolExecutionContext({
+          services,
+          workspacePath: workspace,
+          parameters: readParameters,
+        }),
+      ),
+    "policy.decide": () =>
+      runtime.policy.decide({
+        toolId: fileRead.id,
+        category: fileRead.category,
+        riskLevel: RiskLevel.Safe,
+        parameters: readParameters,
+        workspacePath: workspace,
+      }),
+    "processor.needsApproval (the server's pre-check)": () =>
+      runtime.processor.needsApproval(fileRead.id, readParameters, { sessionId: "bench" }),
+    "processor.processCall, audited": () =>
+      runtime.processor.processCall({ toolId: fileRead.id, parameters: readParameters }),
+    "official: validatePath + readFileContent": async () =>
+      officialLib.readFileContent(await officialLib.validatePath(file)),
+  };
+  const stages = new Map<string, number[]>(Object.keys(stageCalls).map((k) => [k, []]));
   const figures = {
     direct: [] as number[],
     directCpu: [] as number[],
@@ -189,6 +238,9 @@ export async function run(): Promise<boolean> {
         return [await a(), ro];
       };
       const [readA, readO] = await reads();
+      for (const [stage, call] of Object.entries(stageCalls)) {
+        stages.get(stage)!.push(await cpuPerCall(N, call));
+      }
       const tputList = await throughput(N * 2, () => aintern.client.callTool(listDirectory));
       const tA = () => throughput(N * 2, () => aintern.client.callTool(readAintern));
       const tO = () => throughput(N * 2, () => official.client.callTool(readOfficial));
@@ -249,6 +301,10 @@ export async function run(): Promise<boolean> {
   ];
   process.stdout.write(`\n${ROUNDS} rounds of ${N} calls each; median (min–max) over the rounds\n`);
   for (const [what, figure] of rows) process.stdout.write(`${what.padEnd(46)} ${figure}\n`);
+  process.stdout.write("\nstages of (c), each alone in the bench process, CPU:\n");
+  for (const [stage, xs] of stages) {
+    process.stdout.write(`    ${stage.padEnd(50)} ${spread(xs)} µs/call\n`);
+  }
   return ratio <= 1;
 }
 
