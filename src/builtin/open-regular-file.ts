@@ -89,11 +89,16 @@ export async function withRegularFile<T>(
 
 /**
  * Reads the next bytes at the file's position into `buffer`: synchronously while `offset` (the
- * bytes read so far) is below {@link syncReadBytes}, else through the thread pool. Resolves the
- * count, 0 at the end of the file.
+ * bytes read so far) is below `syncBytes`, else through the thread pool. Resolves the count, 0 at
+ * the end of the file.
  */
-export function readNext(fd: number, buffer: Buffer, offset: number): number | Promise<number> {
-  if (offset < syncReadBytes) return readSync(fd, buffer, 0, buffer.length, null);
+export function readNext(
+  fd: number,
+  buffer: Buffer,
+  offset: number,
+  syncBytes = syncReadBytes,
+): number | Promise<number> {
+  if (offset < syncBytes) return readSync(fd, buffer, 0, buffer.length, null);
   return new Promise((resolve, reject) => {
     read(fd, buffer, 0, buffer.length, null, (error, bytesRead) =>
       error ? reject(error) : resolve(bytesRead),
@@ -109,14 +114,21 @@ export function nextChunkSize(stats: Stats, offset: number, chunkSize: number): 
   return Math.max(1, Math.min(chunkSize, stats.size - offset + 1));
 }
 
-/** Reads a whole regular file opened by {@link openRegularFile}, at most `maxBytes` of it. */
-export async function readAll(file: RegularFile, maxBytes: number): Promise<Buffer> {
+/**
+ * Reads a whole regular file opened by {@link openRegularFile}, at most `maxBytes` of it; its
+ * first `syncBytes` synchronously (see {@link readNext}).
+ */
+export async function readAll(
+  file: RegularFile,
+  maxBytes: number,
+  syncBytes = syncReadBytes,
+): Promise<Buffer> {
   const parts: Buffer[] = [];
   let total = 0;
   while (total < maxBytes) {
     const size = Math.min(nextChunkSize(file.stats, total, 64 * 1024), maxBytes - total);
     const buffer = Buffer.allocUnsafe(size);
-    const bytesRead = await readNext(file.fd, buffer, total);
+    const bytesRead = await readNext(file.fd, buffer, total, syncBytes);
     if (bytesRead === 0) break;
     parts.push(buffer.subarray(0, bytesRead));
     total += bytesRead;

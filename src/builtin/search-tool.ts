@@ -375,7 +375,9 @@ async function readText(
   try {
     const read = await withRegularFile(absolute, async (file) => {
       if (file.stats.size > maxBytes) return "large";
-      const bytes = await readAll(file, maxBytes + 1);
+      // Through the thread pool (no synchronous part): a search reads file after file, and each
+      // read gives the event loop a turn, however many files the walk finds.
+      const bytes = await readAll(file, maxBytes + 1, 0);
       if (bytes.length > maxBytes) return "large";
       if (!looksLikeText(bytes.subarray(0, sniffLength))) return "binary";
       return bytes.toString("utf8");
