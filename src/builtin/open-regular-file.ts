@@ -107,11 +107,13 @@ export function readNext(
 }
 
 /**
- * The size of the next buffer to read into: the rest of the file as `fstat` saw it plus one
- * byte (a file that grew is read on), at most `chunkSize`.
+ * The size of the next buffer to read into: the rest of the file as `fstat` saw it plus one byte
+ * (so the end is seen without another read when the file did not grow), at most `chunkSize`;
+ * `chunkSize` again once a file that grew is read past its `fstat` size.
  */
 export function nextChunkSize(stats: Stats, offset: number, chunkSize: number): number {
-  return Math.max(1, Math.min(chunkSize, stats.size - offset + 1));
+  const rest = stats.size - offset;
+  return rest >= 0 && rest < chunkSize ? rest + 1 : chunkSize;
 }
 
 /**
