@@ -201,9 +201,11 @@ export async function run(): Promise<boolean> {
     readA: [] as number[],
     readACpu: [] as number[],
     readAClient: [] as number[],
+    readAWait: [] as number[],
     readO: [] as number[],
     readOCpu: [] as number[],
     readOClient: [] as number[],
+    readOWait: [] as number[],
     ratio: [] as number[],
     cpuRatio: [] as number[],
     tputList: [] as number[],
@@ -261,9 +263,11 @@ export async function run(): Promise<boolean> {
       figures.readA.push(readA.wall);
       figures.readACpu.push(readA.cpu);
       figures.readAClient.push(readA.client);
+      figures.readAWait.push(readA.wall - readA.cpu - readA.client);
       figures.readO.push(readO.wall);
       figures.readOCpu.push(readO.cpu);
       figures.readOClient.push(readO.client);
+      figures.readOWait.push(readO.wall - readO.cpu - readO.client);
       figures.ratio.push(readA.wall / readO.wall);
       figures.cpuRatio.push(readA.cpu / readO.cpu);
       figures.tputList.push(tputList);
@@ -290,9 +294,11 @@ export async function run(): Promise<boolean> {
     ["(c) file read, aintern mcp (policy + audit)", `${spread(figures.readA)} µs/call`],
     ["    server CPU", `${spread(figures.readACpu)} µs/call`],
     ["    client CPU (SDK client, this process)", `${spread(figures.readAClient)} µs/call`],
+    ["    waiting (wall − server CPU − client CPU)", `${spread(figures.readAWait)} µs/call`],
     ["(c) file read, official filesystem server", `${spread(figures.readO)} µs/call`],
     ["    server CPU", `${spread(figures.readOCpu)} µs/call`],
     ["    client CPU (SDK client, this process)", `${spread(figures.readOClient)} µs/call`],
+    ["    waiting (wall − server CPU − client CPU)", `${spread(figures.readOWait)} µs/call`],
     ["(c) ratio, wall (target ≤ 1.0x)", `${spread(figures.ratio, 2)}x ${ratio <= 1 ? "✓" : "✗"}`],
     ["(c) ratio, server CPU", `${spread(figures.cpuRatio, 2)}x`],
     [`(d) ${IN_FLIGHT} in flight, list-directory, aintern`, `${spread(figures.tputList)} calls/s`],
