@@ -1,109 +1,317 @@
 /**
- * `aintern mcp` over stdio, with the official SDK client:
+ * `aintern mcp` over stdio, with the official SDK client, in rounds that alternate which server
+ * goes first (the machine is shared: each round compares side by side, the spread is reported):
  *   (a) a Safe built-in call (list-directory) through the gate directly (processCall), sequential
  *   (b) the same call through `aintern mcp` over stdio: (b) - (a) is what MCP adds
  *   (c) a file read through `aintern mcp` (policy and audit on) against the official filesystem
  *       server's read_text_file of the same file over stdio: target ≤ 1.0x
- *   (d) throughput of 64 calls in flight from one client
+ *   (d) throughput of 64 calls in flight from one client (list-directory; and file reads, both
+ *       servers)
+ * Each figure is the wall time per call seen by the client, and the server process's CPU time per
+ * call (from /proc, Linux), which a loaded machine colours less.
  *
  *   npm run build && npx tsx bench/mcp.bench.ts
+ *   MCP_BENCH_ROUNDS=7 MCP_BENCH_CALLS=300     more rounds, more calls per round
+ *   MCP_BENCH_PROF_DIR=/tmp/prof               both servers run with --cpu-prof into that folder
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { openMcpRuntime } from "../src/cli/mcp-runtime.js";
+import { ServiceContainer, ToolExecutionContext } from "../src/context/index.js";
+import { RiskLevel } from "../src/core/index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const filesystemServer = createRequire(import.meta.url).resolve(
   "@modelcontextprotocol/server-filesystem/dist/index.js",
 );
-const N = Number(process.env.MCP_BENCH_CALLS ?? 300);
+const N = Number(process.env.MCP_BENCH_CALLS ?? 200);
+const ROUNDS = Number(process.env.MCP_BENCH_ROUNDS ?? 5);
+const IN_FLIGHT = 64;
+const profDir = process.env.MCP_BENCH_PROF_DIR;
+const profArgs = profDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profDir}`];
 
-async function timed(n: number, call: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < Math.min(50, n); i++) await call(i); // warm-up
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) await call(i);
-  return ((performance.now() - t0) * 1000) / n;
+interface Server {
+  readonly client: Client;
+  readonly pid: number | undefined;
 }
 
-async function connect(command: string, args: string[]): Promise<Client> {
+/** The CPU time (user + system, µs) a process has used so far, or NaN where /proc is missing. */
+function cpuMicros(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Wall µs per call, and CPU µs per call of the server process and of this one (the client). */
+interface Timing {
+  wall: number;
+  cpu: number;
+  client: number;
+}
+
+/** Wall and server CPU µs per call of `n` sequential calls (after a warm-up). */
+async function sequential(
+  n: number,
+  pid: number | undefined,
+  call: () => Promise<unknown>,
+): Promise<Timing> {
+  for (let i = 0; i < Math.min(20, n); i++) await call();
+  const cpu0 = cpuMicros(pid);
+  const client0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await call();
+  const wall = ((performance.now() - t0) * 1000) / n;
+  const client = process.cpuUsage(client0);
+  return { wall, cpu: (cpuMicros(pid) - cpu0) / n, client: (client.user + client.system) / n };
+}
+
+/** CPU µs per call of `n` sequential calls in this process (after a warm-up). */
+async function cpuPerCall(n: number, call: () => unknown): Promise<number> {
+  for (let i = 0; i < Math.min(50, n); i++) await call();
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) await call();
+  const cpu = process.cpuUsage(cpu0);
+  return (cpu.user + cpu.system) / n;
+}
+
+/** Calls per second with `IN_FLIGHT` calls always outstanding, `total` calls in all. */
+async function throughput(total: number, call: () => Promise<unknown>): Promise<number> {
+  let started = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (started < total) {
+        started++;
+        await call();
+      }
+    }),
+  );
+  return total / ((performance.now() - t0) / 1000);
+}
+
+async function connect(args: string[]): Promise<Server> {
   const client = new Client({ name: "bench", version: "1" });
-  await client.connect(new StdioClientTransport({ command, args, cwd: root, stderr: "ignore" }));
-  return client;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...profArgs, ...args],
+    cwd: root,
+    stderr: "ignore",
+  });
+  await client.connect(transport);
+  return { client, pid: transport.pid ?? undefined };
+}
+
+function failIfError(result: unknown): unknown {
+  const r = result as { isError?: boolean; content?: { text?: string }[] };
+  if (r.isError === true) throw new Error(`The call failed: ${r.content?.[0]?.text ?? "?"}`);
+  return result;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/** `median (min–max)` of a figure over the rounds. */
+function spread(xs: readonly number[], digits = 0): string {
+  const f = (x: number): string => x.toFixed(digits);
+  return `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 }
 
 export async function run(): Promise<boolean> {
   const workspace = await realpath(await mkdtemp(join(tmpdir(), "aintern-mcp-bench-")));
   const file = join(workspace, "notes.md");
-  await writeFile(file, "# Notes\n".repeat(512));
-  try {
-    const runtime = await openMcpRuntime({
-      workspace,
-      db: `sqlite:${join(workspace, ".audit.db")}`,
-    });
-    const direct = await timed(N, () =>
-      runtime.processor.processCall({ toolId: "list-directory", parameters: { path: "." } }),
-    );
-    await runtime.close();
-
-    // The compiled CLI when built (`npm run build`), as users run it; else the sources under tsx.
-    const built = join(root, "dist/cli/bin.js");
-    const cli = existsSync(built) ? [built] : ["--import", "tsx", join(root, "src/cli/bin.ts")];
-    const aintern = await connect(process.execPath, [
-      ...cli,
-      "mcp",
-      "--workspace",
-      workspace,
-      "--db",
-      `sqlite:${join(workspace, ".audit-mcp.db")}`,
-    ]);
-    const viaMcp = await timed(N, () =>
-      aintern.callTool({ name: "list-directory", arguments: { path: "." } }),
-    );
-    const readAintern = await timed(N, () =>
-      aintern.callTool({ name: "file-read", arguments: { path: "notes.md" } }),
-    );
-    const t0 = performance.now();
-    let done = 0;
-    const inFlight = 64;
-    const total = N * 2;
-    await Promise.all(
-      Array.from({ length: inFlight }, async () => {
-        while (done < total) {
-          done++;
-          await aintern.callTool({ name: "list-directory", arguments: { path: "." } });
-        }
+  await writeFile(file, "# Notes\n".repeat(512)); // 4 KiB, 512 lines
+  const runtime = await openMcpRuntime({
+    workspace,
+    db: `sqlite:${join(workspace, ".audit.db")}`,
+  });
+  // The compiled CLI when built (`npm run build`), as users run it; else the sources under tsx.
+  const built = join(root, "dist/cli/bin.js");
+  const cli = existsSync(built) ? [built] : ["--import", "tsx", join(root, "src/cli/bin.ts")];
+  const aintern = await connect([
+    ...cli,
+    "mcp",
+    "--workspace",
+    workspace,
+    "--db",
+    `sqlite:${join(workspace, ".audit-mcp.db")}`,
+  ]);
+  const official = await connect([filesystemServer, workspace]);
+  const listDirectory = { name: "list-directory", arguments: { path: "." } };
+  const readAintern = { name: "file-read", arguments: { path: "notes.md" } };
+  const readOfficial = { name: "read_text_file", arguments: { path: file } };
+  // The stages of a guarded read, each alone in this process, and the official server's own
+  // handler alone (validatePath + readFileContent from its lib.js, as its read_text_file runs).
+  const officialLib = (await import(
+    pathToFileURL(join(dirname(filesystemServer), "lib.js")).href
+  )) as {
+    setAllowedDirectories(directories: string[]): void;
+    validatePath(path: string): Promise<string>;
+    readFileContent(path: string): Promise<string>;
+  };
+  officialLib.setAllowedDirectories([workspace]);
+  const fileRead = runtime.registry.getTool("file-read")!;
+  const services = new ServiceContainer();
+  const readParameters = { path: "notes.md" };
+  const stageCalls: Record<string, () => unknown> = {
+    "file-read's own work (tool.execute)": () =>
+      fileRead.execute(
+        new ToolExecutionContext({
+          services,
+          workspacePath: workspace,
+          parameters: readParameters,
+        }),
+      ),
+    "policy.decide": () =>
+      runtime.policy.decide({
+        toolId: fileRead.id,
+        category: fileRead.category,
+        riskLevel: RiskLevel.Safe,
+        parameters: readParameters,
+        workspacePath: workspace,
       }),
-    );
-    const throughput = total / ((performance.now() - t0) / 1000);
-    await aintern.close();
-
-    const official = await connect(process.execPath, [filesystemServer, workspace]);
-    const readOfficial = await timed(N, () =>
-      official.callTool({ name: "read_text_file", arguments: { path: file } }),
-    );
-    await official.close();
-
-    const ratio = readAintern / readOfficial;
-    const rows = [
-      ["(a) processCall directly, list-directory", `${direct.toFixed(0)} µs/call`],
-      ["(b) through aintern mcp over stdio", `${viaMcp.toFixed(0)} µs/call`],
-      ["    added by MCP (b - a)", `${(viaMcp - direct).toFixed(0)} µs/call`],
-      ["(c) file read, aintern mcp (policy + audit)", `${readAintern.toFixed(0)} µs/call`],
-      ["(c) file read, official filesystem server", `${readOfficial.toFixed(0)} µs/call`],
-      ["(c) ratio (target ≤ 1.0x)", `${ratio.toFixed(2)}x ${ratio <= 1 ? "✓" : "✗"}`],
-      ["(d) 64 in flight, one client", `${throughput.toFixed(0)} calls/s`],
-    ];
-    for (const [what, figure] of rows) process.stdout.write(`${what!.padEnd(46)} ${figure}\n`);
-    return ratio <= 1;
+    "processor.needsApproval (the server's pre-check)": () =>
+      runtime.processor.needsApproval(fileRead.id, readParameters, { sessionId: "bench" }),
+    "processor.processCall, audited": () =>
+      runtime.processor.processCall({ toolId: fileRead.id, parameters: readParameters }),
+    "official: validatePath + readFileContent": async () =>
+      officialLib.readFileContent(await officialLib.validatePath(file)),
+  };
+  const stages = new Map<string, number[]>(Object.keys(stageCalls).map((k) => [k, []]));
+  const figures = {
+    direct: [] as number[],
+    directCpu: [] as number[],
+    viaMcp: [] as number[],
+    viaMcpCpu: [] as number[],
+    added: [] as number[],
+    readA: [] as number[],
+    readACpu: [] as number[],
+    readAClient: [] as number[],
+    readAWait: [] as number[],
+    readO: [] as number[],
+    readOCpu: [] as number[],
+    readOClient: [] as number[],
+    readOWait: [] as number[],
+    ratio: [] as number[],
+    cpuRatio: [] as number[],
+    tputList: [] as number[],
+    tputReadA: [] as number[],
+    tputReadO: [] as number[],
+  };
+  try {
+    if (!existsSync(built)) process.stdout.write("(dist/ not built: the server runs under tsx)\n");
+    for (let round = 0; round < ROUNDS; round++) {
+      // In process: its CPU is this process's ("client").
+      const direct = await sequential(N, undefined, () =>
+        runtime.processor.processCall({ toolId: "list-directory", parameters: { path: "." } }),
+      );
+      const viaMcp = await sequential(N, aintern.pid, async () =>
+        failIfError(await aintern.client.callTool(listDirectory)),
+      );
+      const reads = async (): Promise<[Timing, Timing]> => {
+        const a = () =>
+          sequential(N, aintern.pid, async () =>
+            failIfError(await aintern.client.callTool(readAintern)),
+          );
+        const o = () =>
+          sequential(N, official.pid, async () =>
+            failIfError(await official.client.callTool(readOfficial)),
+          );
+        // Alternate which goes first: a machine that gets busier during a round favours neither.
+        if (round % 2 === 0) {
+          const ra = await a();
+          return [ra, await o()];
+        }
+        const ro = await o();
+        return [await a(), ro];
+      };
+      const [readA, readO] = await reads();
+      for (const [stage, call] of Object.entries(stageCalls)) {
+        stages.get(stage)!.push(await cpuPerCall(N, call));
+      }
+      const tputList = await throughput(N * 2, () => aintern.client.callTool(listDirectory));
+      const tA = () => throughput(N * 2, () => aintern.client.callTool(readAintern));
+      const tO = () => throughput(N * 2, () => official.client.callTool(readOfficial));
+      let tputReadA: number;
+      let tputReadO: number;
+      if (round % 2 === 0) {
+        tputReadA = await tA();
+        tputReadO = await tO();
+      } else {
+        tputReadO = await tO();
+        tputReadA = await tA();
+      }
+      figures.direct.push(direct.wall);
+      figures.directCpu.push(direct.client);
+      figures.viaMcp.push(viaMcp.wall);
+      figures.viaMcpCpu.push(viaMcp.cpu);
+      figures.added.push(viaMcp.wall - direct.wall);
+      figures.readA.push(readA.wall);
+      figures.readACpu.push(readA.cpu);
+      figures.readAClient.push(readA.client);
+      figures.readAWait.push(readA.wall - readA.cpu - readA.client);
+      figures.readO.push(readO.wall);
+      figures.readOCpu.push(readO.cpu);
+      figures.readOClient.push(readO.client);
+      figures.readOWait.push(readO.wall - readO.cpu - readO.client);
+      figures.ratio.push(readA.wall / readO.wall);
+      figures.cpuRatio.push(readA.cpu / readO.cpu);
+      figures.tputList.push(tputList);
+      figures.tputReadA.push(tputReadA);
+      figures.tputReadO.push(tputReadO);
+      process.stdout.write(
+        `round ${round + 1}/${ROUNDS}: read ${readA.wall.toFixed(0)} vs ${readO.wall.toFixed(0)} µs = ${(readA.wall / readO.wall).toFixed(2)}x\n`,
+      );
+    }
   } finally {
+    await aintern.client.close();
+    await official.client.close();
+    await runtime.close();
     await rm(workspace, { recursive: true, force: true });
   }
+
+  const ratio = median(figures.ratio);
+  const rows: [string, string][] = [
+    ["(a) processCall directly, list-directory", `${spread(figures.direct)} µs/call`],
+    ["    its CPU", `${spread(figures.directCpu)} µs/call`],
+    ["(b) through aintern mcp over stdio", `${spread(figures.viaMcp)} µs/call`],
+    ["    server CPU", `${spread(figures.viaMcpCpu)} µs/call`],
+    ["    added by MCP (b - a)", `${spread(figures.added)} µs/call`],
+    ["(c) file read, aintern mcp (policy + audit)", `${spread(figures.readA)} µs/call`],
+    ["    server CPU", `${spread(figures.readACpu)} µs/call`],
+    ["    client CPU (SDK client, this process)", `${spread(figures.readAClient)} µs/call`],
+    ["    waiting (wall − server CPU − client CPU)", `${spread(figures.readAWait)} µs/call`],
+    ["(c) file read, official filesystem server", `${spread(figures.readO)} µs/call`],
+    ["    server CPU", `${spread(figures.readOCpu)} µs/call`],
+    ["    client CPU (SDK client, this process)", `${spread(figures.readOClient)} µs/call`],
+    ["    waiting (wall − server CPU − client CPU)", `${spread(figures.readOWait)} µs/call`],
+    ["(c) ratio, wall (target ≤ 1.0x)", `${spread(figures.ratio, 2)}x ${ratio <= 1 ? "✓" : "✗"}`],
+    ["(c) ratio, server CPU", `${spread(figures.cpuRatio, 2)}x`],
+    [`(d) ${IN_FLIGHT} in flight, list-directory, aintern`, `${spread(figures.tputList)} calls/s`],
+    [`(d) ${IN_FLIGHT} in flight, file read, aintern`, `${spread(figures.tputReadA)} calls/s`],
+    [`(d) ${IN_FLIGHT} in flight, file read, official`, `${spread(figures.tputReadO)} calls/s`],
+  ];
+  process.stdout.write(`\n${ROUNDS} rounds of ${N} calls each; median (min–max) over the rounds\n`);
+  for (const [what, figure] of rows) process.stdout.write(`${what.padEnd(46)} ${figure}\n`);
+  process.stdout.write("\nstages of (c), each alone in the bench process, CPU:\n");
+  for (const [stage, xs] of stages) {
+    process.stdout.write(`    ${stage.padEnd(50)} ${spread(xs)} µs/call\n`);
+  }
+  return ratio <= 1;
 }
 
 if (

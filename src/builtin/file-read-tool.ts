@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash, hash } from "node:crypto";
 import type { ToolExecutionContext } from "../context/index.js";
 import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../core/index.js";
 import {
@@ -12,7 +12,7 @@ import { JsonSchemaBuilder } from "../schema/index.js";
 import { ToolValidationResult } from "../validation/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
-import { closeFile, openRegularFile, readInto } from "./open-regular-file.js";
+import { nextChunkSize, type RegularFile, readNext, withRegularFile } from "./open-regular-file.js";
 import { looksLikeText, sniffLength, trimToCharBoundary } from "./sniff-text.js";
 import { resolveInWorkspace } from "./workspace-paths.js";
 
@@ -49,6 +49,15 @@ const defaultMaxBytes = 256 * 1024;
 const maxMaxBytes = 10 * 1024 * 1024;
 const chunkSize = 64 * 1024;
 const progressEveryBytes = 16 * 1024 * 1024;
+/** `endLine` when none is given. */
+const noEnd = Number.MAX_SAFE_INTEGER;
+
+/** How many line feeds `bytes` holds (a byte loop: faster than indexOf for short lines). */
+function countNewlines(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) count++;
+  return count;
+}
 
 function describeRange(parameters: JsonObject): string {
   const start = parameters.startLine;
@@ -125,135 +134,177 @@ export class FileReadTool extends BuiltinToolBase {
   protected async run(context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult> {
     const path = context.getRequiredString("path");
     const startLine = context.getOptionalInt("startLine", 1);
-    const endLine = context.getOptionalInt("endLine", Number.MAX_SAFE_INTEGER);
+    const endLine = context.getOptionalInt("endLine", noEnd);
     const maxBytes = context.getOptionalInt("maxBytes", this.#maxBytes);
     const { real, relative } = resolveInWorkspace(context, path);
     const mimeType = MimeTypes.getMimeType(real);
 
     // O_NONBLOCK | O_NOFOLLOW, then fstat: never blocks on a FIFO, never follows a link swapped
     // in since the guard resolved the path (see openRegularFile).
-    const opened = openRegularFile(real);
-    if (!opened.ok) {
-      switch (opened.problem) {
-        case "missing":
-          return ToolResult.failed(
-            `File '${path}' does not exist. Use list-directory or search to find the right path.`,
-            ToolErrorCode.PathNotFound,
-          );
-        case "symlink":
-          return ToolResult.failed(
-            `'${path}' became a symbolic link while it was being read; read refused.`,
-            BuiltinToolErrorCode.SymlinkRefused,
-          );
-        case "directory":
-          return ToolResult.failed(
-            `'${path}' is a directory; file-read reads files. Use list-directory for a directory.`,
-            BuiltinToolErrorCode.WrongEntryType,
-          );
-        case "special":
-          return ToolResult.failed(
-            `'${path}' is not a regular file (a FIFO, socket or device); file-read reads regular files only.`,
-            BuiltinToolErrorCode.NotARegularFile,
-          );
-      }
+    const read = await withRegularFile(real, (file) =>
+      this.#read(file, context, signal, { path, relative, mimeType, startLine, endLine, maxBytes }),
+    );
+    if (read.ok) return read.value;
+    switch (read.problem) {
+      case "missing":
+        return ToolResult.failed(
+          `File '${path}' does not exist. Use list-directory or search to find the right path.`,
+          ToolErrorCode.PathNotFound,
+        );
+      case "symlink":
+        return ToolResult.failed(
+          `'${path}' became a symbolic link while it was being read; read refused.`,
+          BuiltinToolErrorCode.SymlinkRefused,
+        );
+      case "directory":
+        return ToolResult.failed(
+          `'${path}' is a directory; file-read reads files. Use list-directory for a directory.`,
+          BuiltinToolErrorCode.WrongEntryType,
+        );
+      case "special":
+        return ToolResult.failed(
+          `'${path}' is not a regular file (a FIFO, socket or device); file-read reads regular files only.`,
+          BuiltinToolErrorCode.NotARegularFile,
+        );
     }
-    const { fd, stats } = opened;
-    try {
-      const hash = createHash("sha256");
-      const parts: Uint8Array[] = [];
-      let taken = 0;
-      let truncated = false;
-      let line = 1;
-      let size = 0;
-      let lastByte = -1;
-      let firstLineTaken = 0;
-      let lastLineTaken = 0;
-      let nextProgress = progressEveryBytes;
-      const buffer = Buffer.allocUnsafe(chunkSize);
-      for (;;) {
-        signal.throwIfAborted();
-        const bytesRead = await readInto(fd, buffer, chunkSize);
-        if (bytesRead === 0) break;
-        const chunk = buffer.subarray(0, bytesRead);
-        if (size === 0 && !looksLikeText(chunk.subarray(0, sniffLength))) {
-          return ToolResult.failed(
-            `'${path}' is a binary file (${mimeType}); file-read reads UTF-8 text files only.`,
-            BuiltinToolErrorCode.BinaryFile,
-          );
-        }
-        hash.update(chunk);
-        size += bytesRead;
-        lastByte = chunk[bytesRead - 1] as number;
+  }
+
+  /**
+   * Reads the whole file once: every byte is hashed and its lines counted, and the requested
+   * lines are kept up to `maxBytes` (as slices of the read buffers, copied once at the end).
+   */
+  async #read(
+    file: RegularFile,
+    context: ToolExecutionContext,
+    signal: AbortSignal,
+    want: {
+      readonly path: string;
+      readonly relative: string;
+      readonly mimeType: string;
+      readonly startLine: number;
+      readonly endLine: number;
+      readonly maxBytes: number;
+    },
+  ): Promise<ToolResult> {
+    const { fd, stats } = file;
+    const { path, relative, mimeType, startLine, endLine, maxBytes } = want;
+    // A file read in one chunk (most) is hashed in one call; a longer one as it streams.
+    let first: Buffer | undefined;
+    let hasher: Hash | undefined;
+    const parts: Buffer[] = [];
+    let taken = 0;
+    let truncated = false;
+    let line = 1;
+    let size = 0;
+    let lastByte = -1;
+    let firstLineTaken = 0;
+    let lastLineTaken = 0;
+    let nextProgress = progressEveryBytes;
+    for (;;) {
+      signal.throwIfAborted();
+      // A fresh buffer per read: the lines kept are slices of it, not copies.
+      const buffer = Buffer.allocUnsafe(nextChunkSize(stats, size, chunkSize));
+      const bytesRead = await readNext(fd, buffer, size);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      if (size === 0 && !looksLikeText(chunk.subarray(0, sniffLength))) {
+        return ToolResult.failed(
+          `'${path}' is a binary file (${mimeType}); file-read reads UTF-8 text files only.`,
+          BuiltinToolErrorCode.BinaryFile,
+        );
+      }
+      if (size === 0) first = chunk;
+      else {
+        hasher ??= createHash("sha256").update(first as Buffer);
+        hasher.update(chunk);
+      }
+      size += bytesRead;
+      lastByte = chunk[bytesRead - 1] as number;
+      if (truncated || line > endLine) {
+        // Past the lines wanted: only counted.
+        line += countNewlines(chunk);
+      } else if (line >= startLine && endLine === noEnd && bytesRead <= maxBytes - taken) {
+        // All of the chunk is wanted (the common case: a whole file).
+        if (firstLineTaken === 0) firstLineTaken = line;
+        line += countNewlines(chunk);
+        lastLineTaken = lastByte === 10 ? line - 1 : line;
+        parts.push(chunk);
+        taken += bytesRead;
+      } else {
+        // The lines kept from this chunk are contiguous: one slice, [keepFrom, keepTo).
+        let keepFrom = -1;
+        let keepTo = -1;
         let pos = 0;
-        while (pos < chunk.length) {
+        while (pos < bytesRead) {
           const newline = chunk.indexOf(10, pos);
-          const end = newline === -1 ? chunk.length : newline + 1;
+          const end = newline === -1 ? bytesRead : newline + 1;
           if (line >= startLine && line <= endLine && !truncated) {
             if (firstLineTaken === 0) firstLineTaken = line;
             lastLineTaken = line;
-            const piece = chunk.subarray(pos, end);
+            if (keepFrom === -1) keepFrom = pos;
             const room = maxBytes - taken;
-            if (piece.length > room) {
-              parts.push(Buffer.from(piece.subarray(0, room)));
+            if (end - pos > room) {
+              keepTo = pos + room;
               taken += room;
               truncated = true;
             } else {
-              parts.push(Buffer.from(piece));
-              taken += piece.length;
+              keepTo = end;
+              taken += end - pos;
             }
           }
           if (newline !== -1) line++;
           pos = end;
         }
-        if (size >= nextProgress) {
-          context.reportProgress(`Read ${size} of ${stats.size} bytes`, (size / stats.size) * 100);
-          nextProgress += progressEveryBytes;
-        }
+        if (keepFrom !== -1) parts.push(chunk.subarray(keepFrom, keepTo));
       }
-      // A last line without a newline is a line too.
-      const totalLines = size === 0 ? 0 : lastByte === 10 ? line - 1 : line;
-      if (startLine > Math.max(totalLines, 1)) {
-        return ToolResult.validationFailed(
-          ToolValidationResult.invalidValue(
-            "startLine",
-            `startLine ${startLine} is past the end of '${path}', which has ${totalLines} lines`,
-          ),
-        );
+      if (size >= nextProgress) {
+        context.reportProgress(`Read ${size} of ${stats.size} bytes`, (size / stats.size) * 100);
+        nextProgress += progressEveryBytes;
       }
-      const bytes = trimToCharBoundary(Buffer.concat(parts));
-      const content = Buffer.from(bytes).toString("utf8");
-      const contentHash = `sha256:${hash.digest("hex")}`;
-      const shownStart = firstLineTaken === 0 ? startLine : firstLineTaken;
-      const shownEnd = firstLineTaken === 0 ? startLine - 1 : lastLineTaken;
-      const note = truncated
-        ? `Content cut at ${maxBytes} bytes (in line ${shownEnd}). Read on with startLine: ${shownEnd}, or pass a larger maxBytes.`
-        : undefined;
-      const data: FileReadData = {
-        path: relative,
-        content,
-        startLine: shownStart,
-        endLine: shownEnd,
-        totalLines,
-        size,
-        mimeType,
-        contentHash,
-        truncated,
-        ...(note !== undefined && { note }),
-      };
-      const artifact = ToolArtifact.custom(ArtifactType.File, relative, {
-        action: ArtifactAction.Accessed,
-        description: "Read",
-        size,
-        mimeType,
-        contentHash,
-      });
-      const range =
-        shownEnd >= shownStart ? ` (lines ${shownStart}-${shownEnd} of ${totalLines})` : "";
-      const message = `Read '${relative}'${range}${truncated ? ", truncated" : ""}`;
-      return ToolResult.succeededWithArtifacts([artifact], data, message);
-    } finally {
-      await closeFile(fd);
     }
+    // A last line without a newline is a line too.
+    const totalLines = size === 0 ? 0 : lastByte === 10 ? line - 1 : line;
+    if (startLine > Math.max(totalLines, 1)) {
+      return ToolResult.validationFailed(
+        ToolValidationResult.invalidValue(
+          "startLine",
+          `startLine ${startLine} is past the end of '${path}', which has ${totalLines} lines`,
+        ),
+      );
+    }
+    const kept = parts.length === 1 ? parts[0]! : Buffer.concat(parts, taken);
+    const bytes = trimToCharBoundary(kept);
+    const content = kept.toString("utf8", 0, bytes.length);
+    const digest = hasher?.digest("hex") ?? hash("sha256", first ?? Buffer.alloc(0), "hex");
+    const contentHash = `sha256:${digest}`;
+    const shownStart = firstLineTaken === 0 ? startLine : firstLineTaken;
+    const shownEnd = firstLineTaken === 0 ? startLine - 1 : lastLineTaken;
+    const note = truncated
+      ? `Content cut at ${maxBytes} bytes (in line ${shownEnd}). Read on with startLine: ${shownEnd}, or pass a larger maxBytes.`
+      : undefined;
+    const data: FileReadData = {
+      path: relative,
+      content,
+      startLine: shownStart,
+      endLine: shownEnd,
+      totalLines,
+      size,
+      mimeType,
+      contentHash,
+      truncated,
+      ...(note !== undefined && { note }),
+    };
+    const artifact = ToolArtifact.custom(ArtifactType.File, relative, {
+      action: ArtifactAction.Accessed,
+      description: "Read",
+      size,
+      mimeType,
+      contentHash,
+    });
+    const range =
+      shownEnd >= shownStart ? ` (lines ${shownStart}-${shownEnd} of ${totalLines})` : "";
+    const message = `Read '${relative}'${range}${truncated ? ", truncated" : ""}`;
+    return ToolResult.succeededWithArtifacts([artifact], data, message);
   }
 }
 

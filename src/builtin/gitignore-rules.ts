@@ -1,8 +1,8 @@
-import { lstat, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { isPathInWorkspace } from "../context/index.js";
-import { closeFile, openRegularFile, readAll } from "./open-regular-file.js";
+import { readAll, withRegularFile } from "./open-regular-file.js";
 
 /** A `.gitignore` is read up to this many bytes; the rest is left out. */
 const maxIgnoreFileBytes = 1024 * 1024;
@@ -28,28 +28,21 @@ function toPosix(path: string): string {
  * blocks the walk), and only its first {@link maxIgnoreFileBytes}.
  */
 async function readIgnoreFile(rootReal: string, file: string): Promise<string | undefined> {
-  let target = file;
+  const readText = (path: string) =>
+    withRegularFile(path, async (opened) =>
+      (await readAll(opened, maxIgnoreFileBytes)).toString("utf8"),
+    );
   try {
-    if ((await lstat(file)).isSymbolicLink()) {
-      target = await realpath(file);
+    // O_NOFOLLOW refuses a link: only then is it resolved, and followed if it stays inside.
+    let read = await readText(file);
+    if (!read.ok && read.problem === "symlink") {
+      const target = await realpath(file);
       if (!isPathInWorkspace(rootReal, target)) return undefined;
+      read = await readText(target);
     }
+    return read.ok ? read.value : undefined;
   } catch {
-    return undefined; // No such file (or unreadable): no rules from it.
-  }
-  let opened: ReturnType<typeof openRegularFile>;
-  try {
-    opened = openRegularFile(target);
-  } catch {
-    return undefined;
-  }
-  if (!opened.ok) return undefined;
-  try {
-    return (await readAll(opened.fd, maxIgnoreFileBytes)).toString("utf8");
-  } catch {
-    return undefined;
-  } finally {
-    await closeFile(opened.fd);
+    return undefined; // Unreadable: no rules from it.
   }
 }
 

@@ -1,3 +1,4 @@
+import { lstatSync, readlinkSync, statSync } from "node:fs";
 import { lstat, readlink } from "node:fs/promises";
 import type { ToolExecutionContext } from "../context/index.js";
 import { type JsonObject, RiskLevel, ToolCategory, ToolErrorCode } from "../core/index.js";
@@ -7,7 +8,7 @@ import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { compileGlob } from "./compile-glob.js";
 import { type EntryKind, type WalkStats, walkDirectory } from "./walk-directory.js";
-import { resolveInWorkspace, statIfExists } from "./workspace-paths.js";
+import { resolveInWorkspace } from "./workspace-paths.js";
 
 /** Construction options of {@link ListDirectoryTool}. */
 export interface ListDirectoryToolConfig {
@@ -45,6 +46,8 @@ const defaultMaxEntries = 1000;
 const maxMaxEntries = 10_000;
 const maxDepthLimit = 20;
 const progressEvery = 500;
+/** Entries of a listing described synchronously before the rest go through the thread pool. */
+const syncDescribedEntries = 256;
 
 /**
  * `list-directory` (Safe): the entries of a workspace directory with their type and size,
@@ -107,7 +110,8 @@ export class ListDirectoryTool extends BuiltinToolBase {
     const maxEntries = context.getOptionalInt("maxEntries", this.#maxEntries);
     const { real: start, rootReal, relative } = resolveInWorkspace(context, path);
 
-    const startStats = await statIfExists(start);
+    // Synchronous, like the guard's own resolution of this path a moment ago.
+    const startStats = statSync(start, { throwIfNoEntry: false });
     if (startStats === undefined) {
       return ToolResult.failed(`Directory '${path}' does not exist.`, ToolErrorCode.PathNotFound);
     }
@@ -142,9 +146,14 @@ export class ListDirectoryTool extends BuiltinToolBase {
         truncated = true;
         break;
       }
-      entries.push(
-        await describeEntry(entry.absolutePath, entry.relativePath, entry.name, entry.kind),
+      const described = describeEntry(
+        entry.absolutePath,
+        entry.relativePath,
+        entry.name,
+        entry.kind,
+        entries.length < syncDescribedEntries,
       );
+      entries.push(described instanceof Promise ? await described : described);
     }
 
     const notes: string[] = [];
@@ -172,7 +181,31 @@ export class ListDirectoryTool extends BuiltinToolBase {
   }
 }
 
-async function describeEntry(
+/**
+ * An entry with its size (files) or target (links). The first {@link syncDescribedEntries} of a
+ * listing are looked up synchronously (one lstat or readlink each costs less than a thread-pool
+ * round trip, and a few hundred hold the event loop well under a millisecond); the rest through
+ * the thread pool, so a listing of thousands does not hold it.
+ */
+function describeEntry(
+  absolute: string,
+  path: string,
+  name: string,
+  kind: EntryKind,
+  sync: boolean,
+): DirectoryEntryData | Promise<DirectoryEntryData> {
+  if (kind !== "file" && kind !== "symlink") return { path, name, type: kind };
+  if (!sync) return describeEntryAsync(absolute, path, name, kind);
+  try {
+    if (kind === "file") return { path, name, type: kind, size: lstatSync(absolute).size };
+    return { path, name, type: kind, target: readlinkSync(absolute) };
+  } catch {
+    // Removed while listing: report what the directory said.
+    return { path, name, type: kind };
+  }
+}
+
+async function describeEntryAsync(
   absolute: string,
   path: string,
   name: string,

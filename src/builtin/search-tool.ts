@@ -7,7 +7,7 @@ import { ToolValidationResult } from "../validation/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { compileGlob } from "./compile-glob.js";
-import { closeFile, openRegularFile, readAll } from "./open-regular-file.js";
+import { readAll, withRegularFile } from "./open-regular-file.js";
 import { RegexScanner } from "./regex-scanner.js";
 import { looksLikeText, sniffLength } from "./sniff-text.js";
 import { type WalkStats, walkDirectory } from "./walk-directory.js";
@@ -372,24 +372,19 @@ async function readText(
 ): Promise<string | "large" | "binary" | undefined> {
   // O_NONBLOCK | O_NOFOLLOW, then fstat: a FIFO, socket or device, or a file swapped for a link
   // since the walk saw it, is skipped without blocking (see openRegularFile).
-  let opened: ReturnType<typeof openRegularFile>;
   try {
-    opened = openRegularFile(absolute);
+    const read = await withRegularFile(absolute, async (file) => {
+      if (file.stats.size > maxBytes) return "large";
+      // Through the thread pool (no synchronous part): a search reads file after file, and each
+      // read gives the event loop a turn, however many files the walk finds.
+      const bytes = await readAll(file, maxBytes + 1, 0);
+      if (bytes.length > maxBytes) return "large";
+      if (!looksLikeText(bytes.subarray(0, sniffLength))) return "binary";
+      return bytes.toString("utf8");
+    });
+    return read.ok ? read.value : undefined;
   } catch {
     return undefined; // Unreadable.
-  }
-  if (!opened.ok) return undefined;
-  const { fd, stats } = opened;
-  try {
-    if (stats.size > maxBytes) return "large";
-    const bytes = await readAll(fd, maxBytes + 1);
-    if (bytes.length > maxBytes) return "large";
-    if (!looksLikeText(bytes.subarray(0, sniffLength))) return "binary";
-    return bytes.toString("utf8");
-  } catch {
-    return undefined;
-  } finally {
-    await closeFile(fd);
   }
 }
 

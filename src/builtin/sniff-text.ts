@@ -1,7 +1,7 @@
+import { isUtf8 } from "node:buffer";
+
 /** How many leading bytes decide whether a file is text. */
 export const sniffLength = 8192;
-
-const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * True when `sample` (the first bytes of a file) looks like UTF-8 text: no NUL byte, and valid
@@ -12,13 +12,9 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 export function looksLikeText(sample: Uint8Array): boolean {
   if (sample.includes(0)) return false;
   // A character cut by the sample's end is at most 3 bytes long; try a shorter prefix for it.
+  // (isUtf8 checks without decoding: no string is made of the sample.)
   for (let cut = 0; cut <= Math.min(3, sample.length); cut++) {
-    try {
-      decoder.decode(sample.subarray(0, sample.length - cut));
-      return true;
-    } catch {
-      // Invalid as cut here; a shorter prefix may end on a character boundary.
-    }
+    if (isUtf8(sample.subarray(0, sample.length - cut))) return true;
     if (sample.length < sniffLength) return false;
   }
   return false;

@@ -78,6 +78,52 @@ describe("file-read", () => {
     expect(progress.length).toBeGreaterThan(0);
   });
 
+  it("reads ranges and whole files across its 64 KiB reads as a plain split of the text would", async () => {
+    // Lines of varied length (multi-byte characters too), ~200 KiB: several reads, the first
+    // ones synchronous and the later ones through the thread pool, lines cut by read ends.
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `${i} ${"é".repeat(i % 37)}${"z".repeat(i % 23)}`,
+    );
+    const text = `${lines.join("\n")}\n`;
+    const noTrailing = lines.join("\n");
+    await ws.write({ "long.txt": text, "open.txt": noTrailing });
+    const expected = (from: number, to: number) => lines.slice(from - 1, to).map((l) => `${l}\n`);
+    for (const [startLine, endLine] of [
+      [1, 3000],
+      [1, 1],
+      [1500, 1600],
+      [2999, 3000],
+      [1000, undefined],
+    ] as const) {
+      const result = await run(fileReadTool, ws.root, {
+        path: "long.txt",
+        startLine,
+        ...(endLine === undefined ? {} : { endLine }),
+        maxBytes: 10 * 1024 * 1024,
+      });
+      const data = result.data as FileReadData;
+      expect(data.content).toBe(expected(startLine, endLine ?? 3000).join(""));
+      expect(data).toMatchObject({ startLine, endLine: endLine ?? 3000, totalLines: 3000 });
+      expect(data.contentHash).toBe(sha256(text));
+      expect(data.size).toBe(Buffer.byteLength(text));
+    }
+    const whole = await run(fileReadTool, ws.root, {
+      path: "open.txt",
+      maxBytes: 10 * 1024 * 1024,
+    });
+    expect(whole.data).toMatchObject({ content: noTrailing, totalLines: 3000, endLine: 3000 });
+    expect((whole.data as FileReadData).contentHash).toBe(sha256(noTrailing));
+    // Cut at maxBytes inside the file's second read: whole characters, the line cut is named.
+    const cut = await run(fileReadTool, ws.root, { path: "long.txt", maxBytes: 100_001 });
+    const cutData = cut.data as FileReadData;
+    expect(cutData.truncated).toBe(true);
+    expect(text.startsWith(cutData.content)).toBe(true);
+    expect(Buffer.byteLength(cutData.content)).toBeGreaterThan(100_001 - 4);
+    expect(cutData.endLine).toBe(cutData.content.split("\n").length);
+    expect(cutData.totalLines).toBe(3000);
+  });
+
   it("refuses a binary file naming its MIME type", async () => {
     await ws.write({ "logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]) });
     const result = await run(fileReadTool, ws.root, { path: "logo.png" });

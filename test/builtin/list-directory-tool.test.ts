@@ -107,6 +107,33 @@ describe("list-directory", () => {
     expect((result.data as ListDirectoryData).entries).toHaveLength(2);
   });
 
+  it("gives every entry its size or target, the first described synchronously and the rest not", async () => {
+    // 300 files of distinct sizes and links past the 256th entry: the later entries are looked
+    // up through the thread pool, and must say the same as the first ones.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`wide/f${String(i).padStart(3, "0")}.txt`] = "x".repeat(i);
+    await ws.write(files);
+    execFileSync("ln", ["-s", "f000.txt", `${ws.root}/wide/a-link`]);
+    execFileSync("ln", ["-s", "../elsewhere", `${ws.root}/wide/z-link`]);
+    const data = await list({ path: "wide", maxEntries: 10_000 });
+    expect(data.entries).toHaveLength(302);
+    expect(data.entries[0]).toEqual({
+      path: "wide/a-link",
+      name: "a-link",
+      type: "symlink",
+      target: "f000.txt",
+    });
+    for (let i = 0; i < 300; i++) {
+      expect(data.entries[i + 1]).toMatchObject({ type: "file", size: i });
+    }
+    expect(data.entries[301]).toEqual({
+      path: "wide/z-link",
+      name: "z-link",
+      type: "symlink",
+      target: "../elsewhere",
+    });
+  });
+
   it("reports progress on a long walk", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 1200; i++) files[`many/f${i}.txt`] = "";
