@@ -36,8 +36,33 @@ function badPathReason(value: unknown): [InvalidPathReason, string] | undefined 
   return undefined;
 }
 
-/** The workspace root, absolute and symlink-resolved; throws when it is not a directory. */
+/** How many workspace roots' real paths are kept (a process serves a handful). */
+const rootCacheSize = 64;
+/** Workspace roots already resolved, by the string given: see {@link realWorkspaceRoot}. */
+const resolvedRoots = new Map<string, string>();
+
+/**
+ * The workspace root, absolute and symlink-resolved; throws when it is not a directory.
+ *
+ * A root is resolved once per process and then kept: a call resolves the root as many as five
+ * times (policy, context, tool), and the boundary should not move while a process runs. A root
+ * later swapped for a symlink to somewhere else keeps the boundary it had.
+ */
 function realWorkspaceRoot(workspaceRoot: string): string {
+  const known = resolvedRoots.get(workspaceRoot);
+  if (known !== undefined) return known;
+  const real = resolveWorkspaceRoot(workspaceRoot);
+  // A relative root depends on the working directory, which may change: not kept.
+  if (!isAbsolute(workspaceRoot)) return real;
+  if (resolvedRoots.size >= rootCacheSize) {
+    const oldest = resolvedRoots.keys().next().value;
+    if (oldest !== undefined) resolvedRoots.delete(oldest);
+  }
+  resolvedRoots.set(workspaceRoot, real);
+  return real;
+}
+
+function resolveWorkspaceRoot(workspaceRoot: string): string {
   const shownRoot = display(workspaceRoot);
   const bad = badPathReason(workspaceRoot);
   if (bad !== undefined) {
@@ -200,7 +225,8 @@ function resolveInside(workspaceRoot: string, path: string): { rootReal: string;
  * is the workspace's security boundary: whatever the returned path names is inside the root.
  *
  * - A relative path resolves against the workspace root; an absolute path is taken as it is.
- * - The root itself is symlink-resolved, so a root given through a symlink works.
+ * - The root itself is symlink-resolved, so a root given through a symlink works. An absolute
+ *   root is resolved once per process: swapping it for a link later does not move the boundary.
  * - Symlinks are followed, including a dangling one (its target is where a new file would be
  *   created), so a new file cannot be created through a link that leads outside.
  * - A path that does not exist yet is allowed: its deepest existing ancestor is resolved and the

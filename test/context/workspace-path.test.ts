@@ -3,6 +3,7 @@ import {
   mkdirSync,
   mkdtempSync,
   realpathSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -307,6 +308,25 @@ describe("workspace confinement (property)", () => {
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the workspace root's boundary", () => {
+  it("stays where it was first resolved when the root is later swapped for a link to /", () => {
+    const parent = mkdtempSync(join(tmpdir(), "aintern-root-swap-"));
+    try {
+      const root = join(parent, "workspace");
+      mkdirSync(root);
+      writeFileSync(join(root, "a.txt"), "a");
+      expect(resolveWorkspacePath(root, "a.txt")).toBe(join(realpathSync(root), "a.txt"));
+
+      renameSync(root, join(parent, "moved"));
+      symlinkSync("/", root);
+
+      expect(() => resolveWorkspacePath(root, "etc/passwd")).toThrow(PathOutsideWorkspaceError);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });
