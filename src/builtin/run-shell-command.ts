@@ -66,7 +66,9 @@ export function killProcessGroup(pgid: number): void {
  * 200 ms after that is no longer read: the call ends anyway.
  *
  * Output is decoded as UTF-8 and capped at `maxOutputBytes` for stdout and stderr together;
- * the rest is still read (so the command never blocks on a full pipe) and dropped.
+ * the rest is still read (so the command never blocks on a full pipe) and dropped. The split
+ * does not depend on which pipe was read first: stderr keeps up to half the cap (a flood on
+ * stdout never hides the error), stdout what is left, and stderr any room stdout leaves.
  *
  * @internal
  */
@@ -104,10 +106,10 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       }, closeGraceMs);
       graceTimer.unref?.();
     };
+    // Each stream keeps its first `maxOutputBytes`; the split between them is made at the end.
     const kept = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
-    let keptBytes = 0;
+    const keptBytes = { stdout: 0, stderr: 0 };
     let totalBytes = 0;
-    let truncated = false;
     let aborted = false;
     let exitCode: number | undefined;
     let exitSignal: NodeJS.Signals | undefined;
@@ -121,13 +123,12 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
 
     const collect = (stream: "stdout" | "stderr") => (chunk: Buffer) => {
       totalBytes += chunk.length;
-      const room = maxOutputBytes - keptBytes;
+      const room = maxOutputBytes - keptBytes[stream];
       if (room > 0) {
         const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
         kept[stream].push(piece);
-        keptBytes += piece.length;
+        keptBytes[stream] += piece.length;
       }
-      if (chunk.length > room) truncated = true;
       onOutput?.(stream, chunk.toString("utf8"), totalBytes);
     };
     child.stdout.on("data", collect("stdout"));
@@ -153,17 +154,37 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       settled = true;
       if (graceTimer !== undefined) clearTimeout(graceTimer);
       signal.removeEventListener("abort", onAbort);
+      const output = splitOutput(
+        Buffer.concat(kept.stdout),
+        Buffer.concat(kept.stderr),
+        maxOutputBytes,
+      );
       resolvePromise({
         exitCode,
         exitSignal,
-        stdout: Buffer.concat(kept.stdout).toString("utf8"),
-        stderr: Buffer.concat(kept.stderr).toString("utf8"),
+        stdout: output.stdout.toString("utf8"),
+        stderr: output.stderr.toString("utf8"),
         totalBytes,
-        truncated,
+        truncated: totalBytes > maxOutputBytes,
         aborted,
         pid,
       });
     };
     child.once("close", finish);
   });
+}
+
+/**
+ * Shares `max` bytes between the two streams' heads: stderr first up to half, stdout the rest,
+ * then stderr any room stdout left.
+ */
+function splitOutput(
+  stdout: Buffer,
+  stderr: Buffer,
+  max: number,
+): { stdout: Buffer; stderr: Buffer } {
+  const stderrFirst = Math.min(stderr.length, Math.floor(max / 2));
+  const stdoutShare = Math.min(stdout.length, max - stderrFirst);
+  const stderrShare = Math.min(stderr.length, max - stdoutShare);
+  return { stdout: stdout.subarray(0, stdoutShare), stderr: stderr.subarray(0, stderrShare) };
 }

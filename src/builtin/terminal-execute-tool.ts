@@ -81,6 +81,8 @@ function lastLine(text: string): string {
  *   the call's `timeoutMs`, kills the whole group with SIGKILL; background processes left when
  *   the shell exits are killed too, so nothing outlives the call.
  * - Output (stdout plus stderr) is capped at `maxOutputBytes`; the rest is drained and dropped.
+ *   stderr keeps up to half the cap and stdout the rest, whichever was written first, so a
+ *   flood on stdout never hides the error.
  * - A non-zero exit is a failed result (`CommandFailed`) that still carries the output and the
  *   exit code (also in `metadata.exitCode`); a timeout is `ToolErrorCode.Timeout` with the
  *   output so far.

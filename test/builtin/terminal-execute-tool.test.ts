@@ -120,14 +120,34 @@ describe("terminal-execute", () => {
       command: "head -c 600 /dev/zero | tr '\\0' e >&2; head -c 100000 /dev/zero | tr '\\0' o",
     });
     expect(result.success).toBe(true);
-    // The two pipes are read as their data arrives, and both may be ready at once: the 1,000
-    // bytes kept are shared between them in the order they were read, whole.
-    const { stdout, stderr } = data(result);
-    expect(stderr).toMatch(/^e*$/);
-    expect(stdout).toMatch(/^o*$/);
-    expect(stdout.length + stderr.length).toBe(1000);
+    // Whichever pipe is read first, stderr keeps up to half the cap and stdout the rest.
+    expect(data(result).stderr).toBe("e".repeat(500));
+    expect(data(result).stdout).toBe("o".repeat(500));
     expect(data(result)).toMatchObject({ truncated: true, totalOutputBytes: 100_600 });
     expect(data(result).note).toMatch(/cut at 1000 bytes of 100600/);
+  });
+
+  it("keeps a short error whole when stdout floods, whichever pipe is read first", async () => {
+    const tool = new TerminalExecuteTool({ maxOutputBytes: 1000 });
+    for (const order of ["err-first", "out-first"]) {
+      const command =
+        order === "err-first"
+          ? "echo 'fatal: no such file' >&2; head -c 100000 /dev/zero | tr '\\0' o"
+          : "head -c 100000 /dev/zero | tr '\\0' o; echo 'fatal: no such file' >&2";
+      const result = await run(tool, ws.root, { command });
+      expect(data(result).stderr).toBe("fatal: no such file\n");
+      expect(data(result).stdout).toBe("o".repeat(1000 - "fatal: no such file\n".length));
+      expect(data(result).truncated).toBe(true);
+    }
+  });
+
+  it("gives stdout the whole cap when stderr is empty", async () => {
+    const tool = new TerminalExecuteTool({ maxOutputBytes: 1000 });
+    const result = await run(tool, ws.root, {
+      command: "head -c 5000 /dev/zero | tr '\\0' o",
+    });
+    expect(data(result).stdout).toBe("o".repeat(1000));
+    expect(data(result).stderr).toBe("");
   });
 
   it("caps output at 1 MB by default", async () => {
