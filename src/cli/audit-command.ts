@@ -99,9 +99,11 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     for (const row of rows) out(`${formatRow(row, format, risks)}\n`);
     if (values.follow !== true) return 0;
 
-    // Follow: poll for rows written since the newest one shown.
-    const seen = new Set(page.entries.map((e) => e.id));
-    let since = page.entries[0]?.startedAt ?? from ?? new Date();
+    // Follow: poll for rows completed since the last poll. Rows are written when an execution
+    // ends, so a long execution's row comes after rows of executions that started later: the poll
+    // goes by completion time (with a margin for writes committed late), deduplicated by id.
+    const seen = new Map<string, number>(page.entries.map((e) => [e.id, e.completedAt.getTime()]));
+    let completedSince = Math.max(Date.now(), ...page.entries.map((e) => e.completedAt.getTime()));
     let stopped = false;
     const stop = (): void => {
       stopped = true;
@@ -110,13 +112,26 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     process.once("SIGTERM", stop);
     process.stdout.once("error", stop);
     while (!stopped) {
-      await new Promise((r) => setTimeout(r, 300));
-      const next = await store.audit.query({ ...filter, from: since, limit: 1000 });
-      for (const row of [...next.entries].reverse()) {
-        if (seen.has(row.id)) continue;
-        seen.add(row.id);
-        if (row.startedAt > since) since = row.startedAt;
+      await new Promise((r) => setTimeout(r, followPollMs));
+      const next = await store.audit.query({
+        ...filter,
+        // The start bound keeps the poll on the started_at index: one day of rows, not the table.
+        from: new Date(Math.max(filter.from?.getTime() ?? 0, completedSince - followLookbackMs)),
+        completedFrom: new Date(completedSince - followMarginMs),
+        limit: 1000,
+      });
+      const fresh = next.entries
+        .filter((row) => !seen.has(row.id))
+        .sort((a, b) => a.completedAt.getTime() - b.completedAt.getTime());
+      for (const row of fresh) {
+        const completed = row.completedAt.getTime();
+        seen.set(row.id, completed);
+        if (completed > completedSince) completedSince = completed;
         out(`${formatRow(row, format, risks)}\n`);
+      }
+      // Ids older than the margin can no longer come back: forget them.
+      for (const [id, completed] of seen) {
+        if (completed < completedSince - 2 * followMarginMs) seen.delete(id);
       }
     }
     return 0;
@@ -126,6 +141,13 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
 }
 
 type Format = "table" | "json" | "csv";
+
+/** How often `--follow` polls the store. */
+const followPollMs = 300;
+/** How far before the newest completion a poll looks again: rows committed late by a writer. */
+const followMarginMs = 5_000;
+/** Executions longer than this (a day) are not followed: their rows are in `aintern audit`. */
+const followLookbackMs = 24 * 60 * 60 * 1000;
 
 const csvColumns = [
   "startedAt",

@@ -145,6 +145,11 @@ export interface AuditFilter {
   readonly from?: Date;
   /** Rows that started before this instant (exclusive). */
   readonly to?: Date;
+  /**
+   * Rows that completed at or after this instant: what a follower polls with, since a long
+   * execution's row is written after rows of executions that started later.
+   */
+  readonly completedFrom?: Date;
 }
 
 /** A page request: a filter plus paging. Rows come newest first (by `startedAt`, then `id`). */

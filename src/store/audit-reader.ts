@@ -104,6 +104,9 @@ export class AuditReader {
     }
     if (filter.from !== undefined) where.push(eb("started_at", ">=", this.#toTime(filter.from)));
     if (filter.to !== undefined) where.push(eb("started_at", "<", this.#toTime(filter.to)));
+    if (filter.completedFrom !== undefined) {
+      where.push(eb("completed_at", ">=", this.#toTime(filter.completedFrom)));
+    }
     return where;
   }
 
@@ -148,7 +151,7 @@ function checkFilter(query: AuditFilter): CheckedFilter {
       filter = { ...filter, [field]: cleanText(value) };
     }
   }
-  for (const field of ["from", "to"] as const) {
+  for (const field of ["from", "to", "completedFrom"] as const) {
     const value = filter[field];
     if (value !== undefined && (!(value instanceof Date) || Number.isNaN(value.getTime()))) {
       throw new InvalidAuditQueryError(field, `Audit query '${field}' must be a valid Date.`);

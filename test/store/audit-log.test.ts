@@ -262,6 +262,27 @@ describe.each(storeTargets)("audit log on $name", ({ make }) => {
     expect(await store.audit.count({ toolName: "dup" })).toBe(2);
   });
 
+  it("finds rows by completion time: a long execution that started first, by when it ended", async () => {
+    const own = await target.place().open();
+    try {
+      await own.audit.complete(
+        record({ executionId: "quick", startedAt: at(10_000), completedAt: at(10_050) }),
+      );
+      await own.audit.complete(
+        record({ executionId: "long", startedAt: at(0), completedAt: at(60_000) }),
+      );
+      const ended = await own.audit.query({ completedFrom: at(10_100) });
+      expect(ended.entries.map((e) => e.executionId)).toEqual(["long"]);
+      const both = await own.audit.query({ completedFrom: at(10_050) });
+      expect(both.entries.map((e) => e.executionId).sort()).toEqual(["long", "quick"]);
+      await expect(own.audit.query({ completedFrom: new Date("nope") })).rejects.toMatchObject({
+        field: "completedFrom",
+      });
+    } finally {
+      await own.close();
+    }
+  });
+
   describe("query", () => {
     let queried: Store;
 
