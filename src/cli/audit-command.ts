@@ -1,6 +1,12 @@
 import { parseArgs } from "node:util";
 import { riskLevelName } from "../core/index.js";
-import type { AuditEntry, AuditFilter, AuditStatus } from "../execution/index.js";
+import {
+  type AuditEntry,
+  type AuditFilter,
+  type AuditStatus,
+  allAuditStatuses,
+  isAuditStatus,
+} from "../execution/index.js";
 import { openStore } from "../store/index.js";
 import { loadTools, resolveMcpPlaces } from "./mcp-runtime.js";
 
@@ -12,20 +18,6 @@ export const auditUsage = `Usage:
   when piped (or --json), CSV with --csv. --follow prints rows as they are written, oldest first.
   --since takes 30s, 15m, 1h, 2d or an ISO date.
 `;
-
-const statuses: readonly AuditStatus[] = [
-  "pending",
-  "inProgress",
-  "completed",
-  "failed",
-  "cancelled",
-  "timeout",
-  "permissionDenied",
-  "validationError",
-  "requiresConfirmation",
-  "denied",
-  "interrupted",
-];
 
 /** `aintern audit`. Returns the exit code. */
 export async function runAuditCommand(argv: readonly string[]): Promise<number> {
@@ -63,9 +55,11 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
   let status: AuditStatus[] | undefined;
   if (values.status !== undefined) {
     status = values.status.split(",").map((s) => s.trim()) as AuditStatus[];
-    const unknown = status.filter((s) => !statuses.includes(s));
+    const unknown = status.filter((s) => !isAuditStatus(s));
     if (unknown.length > 0)
-      return fail(`--status: unknown ${unknown.join(", ")} (known: ${statuses.join(", ")})`);
+      return fail(
+        `--status: unknown ${unknown.join(", ")} (known: ${allAuditStatuses.join(", ")})`,
+      );
   }
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
