@@ -1,4 +1,3 @@
-import { type Kysely, sql } from "kysely";
 import type {
   DecideResult,
   NewPendingApproval,
@@ -9,13 +8,9 @@ import type {
   PendingApprovalStatus as Status,
 } from "../console/index.js";
 import { isRiskLevel, RiskLevel, timeOrderedUuid } from "../core/index.js";
-import type { CallOwnership } from "./call-ownership.js";
-import type { StoreChangeFeed } from "./console-change-feed.js";
-import type { ConsoleTableStoreConfig } from "./console-table-store-config.js";
+import { ConsoleTableStore } from "./console-table-store.js";
 import { unstorableTextReason } from "./storable-text.js";
-import type { StoreDialect } from "./store.js";
-import type { StoreState } from "./store-state.js";
-import type { PendingApprovalsTable, StoreTables } from "./store-tables.js";
+import type { PendingApprovalsTable } from "./store-tables.js";
 import { fromStoredTime, toStoredTime } from "./stored-time.js";
 
 /** Text as a key column holds it: unchanged when storable, else its JSON form (no NUL, no lone surrogate). */
@@ -35,29 +30,9 @@ interface RequestJson {
  * Every write raises the row's `changed_seq` (what other SQLite processes poll) and, on
  * PostgreSQL, NOTIFYs the store's channel in the same statement's transaction.
  */
-export class SqlPendingApprovalStore implements PendingApprovalStore {
-  readonly #db: Kysely<StoreTables>;
-  readonly #dialect: StoreDialect;
-  readonly #state: StoreState;
-  readonly #ownership: CallOwnership;
-  readonly #feed: StoreChangeFeed;
-  readonly #channel: string | undefined;
-
-  constructor(config: ConsoleTableStoreConfig) {
-    this.#db = config.db;
-    this.#dialect = config.dialect;
-    this.#state = config.state;
-    this.#ownership = config.ownership;
-    this.#feed = config.feed;
-    this.#channel = config.channel;
-  }
-
-  watch(listener: (change: "approvals" | "executions") => void): () => void {
-    return this.#feed.watch(listener);
-  }
-
+export class SqlPendingApprovalStore extends ConsoleTableStore implements PendingApprovalStore {
   async open(approval: NewPendingApproval): Promise<PendingApproval> {
-    this.#state.check("approvals.open");
+    this.state.check("approvals.open");
     const callKey = storableKey(approval.callKey);
     const now = new Date();
     const json: RequestJson = {
@@ -81,12 +56,12 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
       decision_json: null,
       decided_by: null,
       decided_at: null,
-      created_at: toStoredTime(this.#dialect, now),
-      expires_at: toStoredTime(this.#dialect, approval.expiresAt),
+      created_at: toStoredTime(this.dialect, now),
+      expires_at: toStoredTime(this.dialect, approval.expiresAt),
       applied_at: null,
-      owner: this.#ownership.owner,
+      owner: this.ownership.owner,
     };
-    await this.#db.transaction().execute(async (tx) => {
+    await this.db.transaction().execute(async (tx) => {
       const existing = await tx
         .selectFrom("pending_approvals")
         .select(["id", "status", "session_id", "tool_id", "expires_at"])
@@ -96,7 +71,7 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
       if (existing === undefined) {
         await tx
           .insertInto("pending_approvals")
-          .values((eb) => ({ ...row, changed_seq: this.#nextSeq(eb) }))
+          .values((eb) => ({ ...row, changed_seq: this.nextSeq(eb, "pending_approvals") }))
           // Another process may have asked about the same call meanwhile: its row stands.
           .onConflict((conflict) => conflict.columns(["call_key", "arguments_hash"]).doNothing())
           .execute();
@@ -110,8 +85,8 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
           .updateTable("pending_approvals")
           .set((eb) => ({
             status: PendingApprovalStatus.Expired,
-            decided_at: toStoredTime(this.#dialect, now),
-            changed_seq: this.#nextSeq(eb),
+            decided_at: toStoredTime(this.dialect, now),
+            changed_seq: this.nextSeq(eb, "pending_approvals"),
           }))
           .where("id", "=", existing.id)
           .where("status", "=", PendingApprovalStatus.Pending)
@@ -131,15 +106,15 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
             request_json: row.request_json,
             owner: row.owner,
             expires_at: row.expires_at,
-            changed_seq: this.#nextSeq(eb),
+            changed_seq: this.nextSeq(eb, "pending_approvals"),
           }))
           .where("id", "=", existing.id)
           .execute();
       }
-      await this.#notify(tx);
+      await this.notify(tx, "approvals");
     });
-    this.#feed.changed("approvals");
-    const stored = await this.#db
+    this.feed.changed("approvals");
+    const stored = await this.db
       .selectFrom("pending_approvals")
       .selectAll()
       .where("call_key", "=", callKey)
@@ -149,9 +124,9 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
   }
 
   async get(id: string): Promise<PendingApproval | undefined> {
-    this.#state.check("approvals.get");
+    this.state.check("approvals.get");
     if (typeof id !== "string" || unstorableTextReason(id) !== undefined) return undefined;
-    const row = await this.#db
+    const row = await this.db
       .selectFrom("pending_approvals")
       .selectAll()
       .where("id", "=", id)
@@ -162,8 +137,8 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
   }
 
   async list(filter: PendingApprovalFilter = {}): Promise<PendingApproval[]> {
-    this.#state.check("approvals.list");
-    let query = this.#db.selectFrom("pending_approvals").selectAll();
+    this.state.check("approvals.list");
+    let query = this.db.selectFrom("pending_approvals").selectAll();
     if (filter.status !== undefined) query = query.where("status", "=", filter.status);
     if (filter.sessionId !== undefined) {
       query = query.where("session_id", "=", storableKey(filter.sessionId));
@@ -184,7 +159,7 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
     decision: PendingApprovalDecision,
     decidedBy: string,
   ): Promise<DecideResult> {
-    this.#state.check("approvals.decide");
+    this.state.check("approvals.decide");
     const current = await this.get(id);
     if (current === undefined) return { ok: false, problem: "No such pending approval." };
     if (current.status !== PendingApprovalStatus.Pending) {
@@ -203,23 +178,23 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
       ...decision,
       decisionDurationMs: Math.max(0, now.getTime() - current.createdAt.getTime()),
     };
-    const changed = await this.#db.transaction().execute(async (tx) => {
+    const changed = await this.db.transaction().execute(async (tx) => {
       const result = await tx
         .updateTable("pending_approvals")
         .set((eb) => ({
           status: decision.approved ? PendingApprovalStatus.Approved : PendingApprovalStatus.Denied,
           decision_json: JSON.stringify(record),
           decided_by: storableKey(decidedBy),
-          decided_at: toStoredTime(this.#dialect, now),
-          changed_seq: this.#nextSeq(eb),
+          decided_at: toStoredTime(this.dialect, now),
+          changed_seq: this.nextSeq(eb, "pending_approvals"),
         }))
         .where("id", "=", id)
         .where("status", "=", PendingApprovalStatus.Pending)
         .executeTakeFirst();
-      await this.#notify(tx);
+      await this.notify(tx, "approvals");
       return Number(result.numUpdatedRows) > 0;
     });
-    this.#feed.changed("approvals");
+    this.feed.changed("approvals");
     const after = (await this.get(id)) ?? current;
     if (!changed)
       return { ok: false, problem: `This call was already ${after.status}.`, approval: after };
@@ -227,52 +202,40 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
   }
 
   async expire(id: string): Promise<boolean> {
-    this.#state.check("approvals.expire");
+    this.state.check("approvals.expire");
     if (typeof id !== "string" || unstorableTextReason(id) !== undefined) return false;
-    const changed = await this.#db.transaction().execute(async (tx) => {
+    const changed = await this.db.transaction().execute(async (tx) => {
       const result = await tx
         .updateTable("pending_approvals")
         .set((eb) => ({
           status: PendingApprovalStatus.Expired,
-          decided_at: toStoredTime(this.#dialect, new Date()),
-          changed_seq: this.#nextSeq(eb),
+          decided_at: toStoredTime(this.dialect, new Date()),
+          changed_seq: this.nextSeq(eb, "pending_approvals"),
         }))
         .where("id", "=", id)
         .where("status", "=", PendingApprovalStatus.Pending)
         .executeTakeFirst();
-      await this.#notify(tx);
+      await this.notify(tx, "approvals");
       return Number(result.numUpdatedRows) > 0;
     });
-    if (changed) this.#feed.changed("approvals");
+    if (changed) this.feed.changed("approvals");
     return changed;
   }
 
   async claim(id: string): Promise<boolean> {
-    this.#state.check("approvals.claim");
+    this.state.check("approvals.claim");
     if (typeof id !== "string" || unstorableTextReason(id) !== undefined) return false;
-    const result = await this.#db
+    const result = await this.db
       .updateTable("pending_approvals")
       .set((eb) => ({
-        applied_at: toStoredTime(this.#dialect, new Date()),
-        changed_seq: this.#nextSeq(eb),
+        applied_at: toStoredTime(this.dialect, new Date()),
+        changed_seq: this.nextSeq(eb, "pending_approvals"),
       }))
       .where("id", "=", id)
       .where("applied_at", "is", null)
       .where("status", "in", [PendingApprovalStatus.Approved, PendingApprovalStatus.Denied])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
-  }
-
-  // biome-ignore lint/suspicious/noExplicitAny: the expression builder of either statement.
-  #nextSeq(eb: any) {
-    return eb
-      .selectFrom("pending_approvals")
-      .select(sql<number>`coalesce(max(changed_seq), 0) + 1`.as("next"));
-  }
-
-  async #notify(tx: Kysely<StoreTables>): Promise<void> {
-    if (this.#channel === undefined) return;
-    await sql`select pg_notify(${this.#channel}, 'approvals')`.execute(tx);
   }
 
   async #withLiveness(approvals: PendingApproval[]): Promise<PendingApproval[]> {
@@ -285,7 +248,7 @@ export class SqlPendingApprovalStore implements PendingApprovalStore {
       ),
     ];
     if (owners.length === 0) return approvals;
-    const gone = await this.#ownership.gone(owners).catch(() => new Set<string>());
+    const gone = await this.ownership.gone(owners).catch(() => new Set<string>());
     return approvals.map((a) =>
       a.owner !== undefined && gone.has(a.owner) ? { ...a, waiterGone: true } : a,
     );

@@ -1,16 +1,12 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type {
   NewRunningExecution,
   RunningExecution,
   RunningExecutionStore,
 } from "../console/index.js";
-import type { CallOwnership } from "./call-ownership.js";
-import type { StoreChangeFeed } from "./console-change-feed.js";
-import type { ConsoleTableStoreConfig } from "./console-table-store-config.js";
+import { ConsoleTableStore } from "./console-table-store.js";
 import { storableKey } from "./sql-pending-approval-store.js";
 import { unstorableTextReason } from "./storable-text.js";
-import type { StoreDialect } from "./store.js";
-import type { StoreState } from "./store-state.js";
 import type { RunningExecutionsTable, StoreTables } from "./store-tables.js";
 import { fromStoredTime, toStoredTime } from "./stored-time.js";
 
@@ -22,37 +18,17 @@ const FINISHED_ROW_KEEP_MS = 60_000;
  * updated with its progress, and marked finished when it ends; `list` drops the rows of
  * processes that are gone (their executions cannot be running).
  */
-export class SqlRunningExecutionStore implements RunningExecutionStore {
-  readonly #db: Kysely<StoreTables>;
-  readonly #dialect: StoreDialect;
-  readonly #state: StoreState;
-  readonly #ownership: CallOwnership;
-  readonly #feed: StoreChangeFeed;
-  readonly #channel: string | undefined;
-
-  constructor(config: ConsoleTableStoreConfig) {
-    this.#db = config.db;
-    this.#dialect = config.dialect;
-    this.#state = config.state;
-    this.#ownership = config.ownership;
-    this.#feed = config.feed;
-    this.#channel = config.channel;
-  }
-
-  watch(listener: (change: "approvals" | "executions") => void): () => void {
-    return this.#feed.watch(listener);
-  }
-
+export class SqlRunningExecutionStore extends ConsoleTableStore implements RunningExecutionStore {
   async start(execution: NewRunningExecution): Promise<void> {
-    this.#state.check("executions.start");
-    const started = toStoredTime(this.#dialect, execution.startedAt);
+    this.state.check("executions.start");
+    const started = toStoredTime(this.dialect, execution.startedAt);
     const row = {
       execution_id: storableKey(execution.executionId),
       tool_id: storableKey(execution.toolId),
       tool_name: storableKey(execution.toolName),
       session_id: execution.sessionId === undefined ? null : storableKey(execution.sessionId),
       call_id: execution.callId === undefined ? null : storableKey(execution.callId),
-      owner: this.#ownership.owner,
+      owner: this.ownership.owner,
       started_at: started,
       updated_at: started,
       percent: null,
@@ -65,11 +41,12 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
       const { execution_id: _id, ...changes } = row;
       await db
         .insertInto("running_executions")
-        .values((eb) => ({ ...row, changed_seq: this.#nextSeq(eb) }))
+        .values((eb) => ({ ...row, changed_seq: this.nextSeq(eb, "running_executions") }))
         .onConflict((c) =>
-          c
-            .column("execution_id")
-            .doUpdateSet((eb) => ({ ...changes, changed_seq: this.#nextSeq(eb) })),
+          c.column("execution_id").doUpdateSet((eb) => ({
+            ...changes,
+            changed_seq: this.nextSeq(eb, "running_executions"),
+          })),
         )
         .execute();
     });
@@ -80,7 +57,7 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
     percent: number | undefined,
     message: string | undefined,
   ): Promise<void> {
-    this.#state.check("executions.progress");
+    this.state.check("executions.progress");
     const clamped =
       percent === undefined || !Number.isFinite(percent)
         ? null
@@ -91,8 +68,8 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
         .set((eb) => ({
           percent: clamped,
           message: message === undefined ? null : storableKey(message.slice(0, 1000)),
-          updated_at: toStoredTime(this.#dialect, new Date()),
-          changed_seq: this.#nextSeq(eb),
+          updated_at: toStoredTime(this.dialect, new Date()),
+          changed_seq: this.nextSeq(eb, "running_executions"),
         }))
         .where("execution_id", "=", storableKey(executionId))
         .where("finished_at", "is", null)
@@ -101,15 +78,15 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
   }
 
   async finish(executionId: string): Promise<void> {
-    this.#state.check("executions.finish");
+    this.state.check("executions.finish");
     const now = new Date();
     await this.#write(async (db) => {
       await db
         .updateTable("running_executions")
         .set((eb) => ({
-          finished_at: toStoredTime(this.#dialect, now),
-          updated_at: toStoredTime(this.#dialect, now),
-          changed_seq: this.#nextSeq(eb),
+          finished_at: toStoredTime(this.dialect, now),
+          updated_at: toStoredTime(this.dialect, now),
+          changed_seq: this.nextSeq(eb, "running_executions"),
         }))
         .where("execution_id", "=", storableKey(executionId))
         .execute();
@@ -118,15 +95,15 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
         .where(
           "finished_at",
           "<",
-          toStoredTime(this.#dialect, new Date(now.getTime() - FINISHED_ROW_KEEP_MS)),
+          toStoredTime(this.dialect, new Date(now.getTime() - FINISHED_ROW_KEEP_MS)),
         )
         .execute();
     });
   }
 
   async list(): Promise<RunningExecution[]> {
-    this.#state.check("executions.list");
-    const rows = await this.#db
+    this.state.check("executions.list");
+    const rows = await this.db
       .selectFrom("running_executions")
       .selectAll()
       .where("finished_at", "is", null)
@@ -137,14 +114,14 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
     const gone =
       owners.length === 0
         ? new Set<string>()
-        : await this.#ownership.gone(owners).catch(() => new Set<string>());
+        : await this.ownership.gone(owners).catch(() => new Set<string>());
     return rows.filter((r) => !gone.has(r.owner)).map(fromRow);
   }
 
   async get(executionId: string): Promise<RunningExecution | undefined> {
-    this.#state.check("executions.get");
+    this.state.check("executions.get");
     if (typeof executionId !== "string") return undefined;
-    const row = await this.#db
+    const row = await this.db
       .selectFrom("running_executions")
       .selectAll()
       .where("execution_id", "=", storableKey(executionId))
@@ -154,7 +131,7 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
   }
 
   async requestCancel(executionId: string, requestedBy: string): Promise<boolean> {
-    this.#state.check("executions.requestCancel");
+    this.state.check("executions.requestCancel");
     if (typeof executionId !== "string" || unstorableTextReason(executionId) !== undefined) {
       return false;
     }
@@ -163,9 +140,9 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
       const result = await db
         .updateTable("running_executions")
         .set((eb) => ({
-          cancel_requested_at: toStoredTime(this.#dialect, new Date()),
+          cancel_requested_at: toStoredTime(this.dialect, new Date()),
           cancel_requested_by: storableKey(requestedBy),
-          changed_seq: this.#nextSeq(eb),
+          changed_seq: this.nextSeq(eb, "running_executions"),
         }))
         .where("execution_id", "=", executionId)
         .where("finished_at", "is", null)
@@ -176,11 +153,11 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
   }
 
   async cancelRequests(): Promise<string[]> {
-    this.#state.check("executions.cancelRequests");
-    const rows = await this.#db
+    this.state.check("executions.cancelRequests");
+    const rows = await this.db
       .selectFrom("running_executions")
       .select("execution_id")
-      .where("owner", "=", this.#ownership.owner)
+      .where("owner", "=", this.ownership.owner)
       .where("finished_at", "is", null)
       .where("cancel_requested_at", "is not", null)
       .execute();
@@ -188,20 +165,11 @@ export class SqlRunningExecutionStore implements RunningExecutionStore {
   }
 
   async #write(body: (db: Kysely<StoreTables>) => Promise<void>): Promise<void> {
-    await this.#db.transaction().execute(async (tx) => {
+    await this.db.transaction().execute(async (tx) => {
       await body(tx);
-      if (this.#channel !== undefined) {
-        await sql`select pg_notify(${this.#channel}, 'executions')`.execute(tx);
-      }
+      await this.notify(tx, "executions");
     });
-    this.#feed.changed("executions");
-  }
-
-  // biome-ignore lint/suspicious/noExplicitAny: the expression builder of either statement.
-  #nextSeq(eb: any) {
-    return eb
-      .selectFrom("running_executions")
-      .select(sql<number>`coalesce(max(changed_seq), 0) + 1`.as("next"));
+    this.feed.changed("executions");
   }
 }
 
