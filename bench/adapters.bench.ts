@@ -28,7 +28,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { tool as aiTool, generateText, stepCountIs, type ToolSet } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
 import { toAiSdkTools } from "../src/adapters/ai-sdk/index.js";
 import type { AinternGate } from "../src/adapters/shared/index.js";
@@ -47,41 +46,12 @@ import {
   type Spread,
   spread,
 } from "./measure.js";
+import { toolCallingModel } from "./tool-calling-model.js";
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
 const parameters = { path: "src/app.ts" };
 
 /** Answers with one tool call unless the prompt holds a tool result or asks for text. */
-const model = new MockLanguageModelV3({
-  doGenerate: async (options) => {
-    const answered = options.prompt.some((message) => message.role === "tool");
-    const wantsTool =
-      !answered && options.prompt.some((m) => m.role === "system" && m.content === "tool");
-    return wantsTool
-      ? {
-          content: [
-            {
-              type: "tool-call" as const,
-              toolCallId: `call-${crypto.randomUUID()}`,
-              toolName: "file-read",
-              input: JSON.stringify(parameters),
-            },
-          ],
-          finishReason: { unified: "tool-calls" as const, raw: "tool_calls" },
-          usage,
-          warnings: [],
-        }
-      : {
-          content: [{ type: "text" as const, text: "done" }],
-          finishReason: { unified: "stop" as const, raw: "stop" },
-          usage,
-          warnings: [],
-        };
-  },
-});
+const model = toolCallingModel("file-read", parameters, () => `call-${crypto.randomUUID()}`);
 
 async function turns(tools: ToolSet, calls: number, withTool: boolean): Promise<Sample> {
   const end = block();

@@ -28,7 +28,6 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tool as aiTool, generateText, stepCountIs } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { Ajv } from "ajv";
 import Database from "better-sqlite3";
 import { z } from "zod";
@@ -49,6 +48,7 @@ import {
 } from "../src/store/index.js";
 import { defineTool } from "../src/tools/index.js";
 import { block, median, percentile, round2, type Sample } from "./measure.js";
+import { toolCallingModel } from "./tool-calling-model.js";
 
 /** Targets from the issue. */
 export const targets = {
@@ -229,39 +229,8 @@ async function bare(calls: number): Promise<Sample> {
 
 // ------------------------------------------------------------------ (d) the AI SDK
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
-
-/** Answers with a tool call unless the prompt already holds a tool result; then with text. */
-const model = new MockLanguageModelV3({
-  doGenerate: async (options) => {
-    const answered = options.prompt.some((message) => message.role === "tool");
-    const wantsTool =
-      !answered && options.prompt.some((m) => m.role === "system" && m.content === "tool");
-    return wantsTool
-      ? {
-          content: [
-            {
-              type: "tool-call" as const,
-              toolCallId: "call-1",
-              toolName: "readFile",
-              input: JSON.stringify(parameters),
-            },
-          ],
-          finishReason: { unified: "tool-calls" as const, raw: "tool_calls" },
-          usage,
-          warnings: [],
-        }
-      : {
-          content: [{ type: "text" as const, text: "done" }],
-          finishReason: { unified: "stop" as const, raw: "stop" },
-          usage,
-          warnings: [],
-        };
-  },
-});
+/** Answers with one tool call unless the prompt holds a tool result or asks for text. */
+const model = toolCallingModel("readFile", parameters, () => "call-1");
 
 const aiTools = {
   readFile: aiTool({
