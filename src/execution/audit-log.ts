@@ -174,7 +174,9 @@ export interface AuditPage {
  *
  * The executor calls `begin` before a tool runs and `complete` when it has finished; between the
  * two the execution is "in flight" and survives a crash as evidence. `complete` resolves once the
- * row is committed; concurrent completes share one transaction (group commit).
+ * row is durable: committed, concurrent completes sharing one transaction (group commit), or, in
+ * a SQLite file store, written ahead to its journal and inserted within 20 ms (every read through
+ * the store inserts what waits first; after a crash, the next open does).
  *
  * @example
  * ```ts
@@ -189,7 +191,7 @@ export interface AuditPage {
 export interface AuditLog {
   /** Records that an execution has started. Resolves once the evidence would survive a crash. */
   begin(start: AuditStart): Promise<void>;
-  /** Writes the execution's audit row; resolves once it is committed. */
+  /** Writes the execution's audit row; resolves once it is durable (see above). */
   complete(record: AuditRecord): Promise<void>;
   /** The newest row of an execution, or `undefined`. */
   get(executionId: string): Promise<AuditEntry | undefined>;

@@ -13,8 +13,8 @@ import type { ToolExecutionResult } from "./tool-execution-result.js";
 
 /**
  * Writes each execution to the audit log: `begin` when `execute` accepts it (the crash
- * evidence, awaited before the tool runs), `complete` once the result is known, awaited before the final event so the row is
- * committed when `execute` resolves. A failing `complete` is logged and becomes a Warning event
+ * evidence, awaited before the tool runs), `complete` once the result is known, awaited before
+ * the final event so the row is durable when `execute` resolves. A failing `complete` is logged and becomes a Warning event
  * on the execution's log; it never fails the execution.
  */
 export class AuditObserver implements ExecutionObserver {

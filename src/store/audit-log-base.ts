@@ -101,21 +101,24 @@ export abstract class AuditLogBase implements AuditLog {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#rows.add(row);
+    return this.writeRow(row);
   }
 
   async get(executionId: string): Promise<AuditEntry | undefined> {
     this.state.check("audit.get");
+    this.beforeRead();
     return this.#reader.get(executionId);
   }
 
   async query(query?: AuditQuery): Promise<AuditPage> {
     this.state.check("audit.query");
+    this.beforeRead();
     return this.#reader.query(query);
   }
 
   async count(filter?: AuditFilter): Promise<number> {
     this.state.check("audit.count");
+    this.beforeRead();
     return this.#reader.count(filter);
   }
 
@@ -129,6 +132,17 @@ export abstract class AuditLogBase implements AuditLog {
     await this.#rows.drain();
     await this.release();
   }
+
+  /**
+   * Makes a completed execution's row durable; resolves once it is. By default the row is
+   * committed (with the rows of other executions completing in the same turn: group commit).
+   */
+  protected writeRow(row: AuditRowValues): Promise<void> {
+    return this.#rows.add(row);
+  }
+
+  /** Called before every read, so that a read sees every row this store has made durable. */
+  protected beforeRead(): void {}
 
   /**
    * Makes the start durable: returns `undefined` when it already is, else a promise that

@@ -35,10 +35,12 @@ const namePattern = /^(\d+)\.([0-9a-f]+)(\.tmp)?$/;
  * {@link JournalWriteError}, so the execution fails before its tool runs; if even the take-back
  * fails, every later write throws. The line is then in the kernel's page
  * cache, so it survives the process being killed; like `synchronous = NORMAL` it is not fsynced
- * and may be lost if the machine itself goes down. `complete` writes nothing here: an execution
- * is finished exactly when its audit row (same id) exists. The file is emptied when nothing is
- * in flight and it has grown past 64 KiB, rewritten with the live lines past 4 MiB, and removed
- * on a close with nothing in flight.
+ * and may be lost if the machine itself goes down. `complete` appends the finished row (a "done"
+ * line: the values the store inserts) the same way: the row is durable from then on, and the
+ * store inserts it into the table a little later, together with others (write-behind). An
+ * execution is finished when its done line or its audit row (same id) exists. The file is
+ * emptied when nothing is in flight or waiting to be inserted and it has grown past 64 KiB,
+ * rewritten with the live lines past 4 MiB, and removed on a close that leaves nothing behind.
  *
  * One file per store (not one per database) lets a second process open the same database while
  * the first is running tools: recovery only reads journals whose process is gone.
@@ -101,6 +103,14 @@ export class InflightJournal {
     return `${JSON.stringify(toJournalFields(execution))}\n`;
   }
 
+  /**
+   * The done line (newline included) that records a finished execution's row: `values` as the
+   * store binds them for its insert, in its column order (strings, numbers and nulls).
+   */
+  static doneLineOf(values: readonly unknown[]): string {
+    return `{"done":${JSON.stringify(values)}}\n`;
+  }
+
   /** Called after commits to keep the file small; `live` gives the lines still in flight. */
   tidy(liveCount: number, live: () => Iterable<string>): void {
     if (this.#fd === undefined || this.#bytes < TRUNCATE_BYTES) return;
@@ -157,32 +167,40 @@ export class InflightJournal {
   }
 
   /**
-   * The executions a journal file records, and why any line was skipped: a last line with no
-   * newline was torn by a crash in the middle of its write (its execution never started: a
-   * start waits for its whole line), any other unreadable line was damaged.
+   * What a journal file records: the executions started and the rows finished, and why any
+   * line was skipped: a last line with no newline was torn by a crash in the middle of its
+   * write (its start or its finish was never reported: each waits for its whole line), any
+   * other unreadable line was damaged.
    */
-  static scan(path: string): JournalScan {
+  static scan(path: string, columnCount?: number): JournalScan {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
     } catch {
-      return { executions: [], skipped: [] };
+      return { executions: [], done: [], skipped: [] };
     }
     const executions: InflightExecution[] = [];
+    const done: (string | number | null)[][] = [];
     const skipped: string[] = [];
     const lines = text.split("\n");
     lines.forEach((line, index) => {
       if (line.length === 0) return;
       if (index === lines.length - 1) {
-        // No newline after it: its write never finished, so its execution never started.
+        // No newline after it: its write never finished, so nothing waited on it.
         skipped.push(`a torn last line of ${line.length} characters (its write was cut short)`);
+        return;
+      }
+      if (line.startsWith('{"done":')) {
+        const values = fromDoneLine(line, columnCount);
+        if (values !== undefined) done.push(values);
+        else skipped.push(`line ${index + 1} is not a readable done line`);
         return;
       }
       const execution = fromJournalLine(line);
       if (execution !== undefined) executions.push(execution);
       else skipped.push(`line ${index + 1} is not a journal line`);
     });
-    return { executions, skipped };
+    return { executions, done, skipped };
   }
 
   /** Deletes a journal once its executions are accounted for. */
@@ -193,7 +211,10 @@ export class InflightJournal {
 
 /** What {@link InflightJournal.scan} found in a journal file. */
 export interface JournalScan {
+  /** The executions started (each may also be finished: a done line or a row with its id). */
   readonly executions: InflightExecution[];
+  /** The rows of finished executions, as the store binds them for its insert. */
+  readonly done: (string | number | null)[][];
   /** One reason per line that was skipped. */
   readonly skipped: string[];
 }
@@ -259,6 +280,22 @@ function fromJournalLine(line: string): InflightExecution | undefined {
     sandboxId: text(9),
     metadataJson: text(10),
   };
+}
+
+/** The values of a done line: an array of strings, numbers and nulls starting with the row id. */
+function fromDoneLine(line: string, columnCount?: number): (string | number | null)[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const values = (parsed as { done?: unknown }).done;
+  if (!Array.isArray(values) || typeof values[0] !== "string") return undefined;
+  if (columnCount !== undefined && values.length !== columnCount) return undefined;
+  const scalar = (value: unknown): boolean =>
+    value === null || typeof value === "string" || typeof value === "number";
+  return values.every(scalar) ? (values as (string | number | null)[]) : undefined;
 }
 
 function removeFile(path: string): void {

@@ -34,6 +34,28 @@ function toSqliteValue(value: unknown): unknown {
   return typeof value === "boolean" ? Number(value) : value;
 }
 
+/**
+ * How long a finished row waits in the journal before it is inserted, with the rows that
+ * finished meanwhile, in one transaction.
+ */
+export const WRITE_BEHIND_MS = 20;
+/** Rows waiting past this many are inserted at once. */
+const WRITE_BEHIND_MAX_ROWS = 256;
+
+/** The code of the process warning for a row the table refused (it stays in the journal). */
+export const AUDIT_INSERT_FAILED_WARNING = "AINTERN_AUDIT_INSERT_FAILED";
+
+/** A finished row, durable in the journal, not yet in the table. */
+interface BehindRow {
+  readonly row: AuditRowValues;
+  /** The done line, and the start line of its execution (both stay until the insert). */
+  readonly lines: readonly string[];
+}
+
+/** Audit logs with rows waiting, flushed when the process exits. */
+const withRowsBehind = new Set<SqliteAuditLog>();
+let exitHookInstalled = false;
+
 /** The row as better-sqlite3 binds it. */
 export function sqliteRowValues(row: AuditRowValues): unknown[] {
   return auditRowValues(row).map(toSqliteValue);
@@ -51,6 +73,16 @@ export function sqliteInsertSql(schema: string, verb = "INSERT"): string {
  * statement, one autocommit insert for a lone row and one `db.transaction` for a group. Starts
  * go to an {@link InflightJournal} beside the database file.
  *
+ * Finished rows are written ahead: `complete` appends the row to the journal (one `writeSync`,
+ * durable against a crash of this process from then on, like a commit with `synchronous =
+ * NORMAL`) and resolves; the row is inserted into the table within {@link WRITE_BEHIND_MS}, with
+ * the rows that finished meanwhile, in one transaction. A commit per row costs a WAL frame per
+ * b-tree it touches (the table and its eight indexes), most of a guarded call's audit cost. Every
+ * read through this log inserts what waits first, and so do `close` and the process's exit; after
+ * a crash, the next open inserts the journal's rows. A row the table refuses stays in the journal
+ * for that recovery and is reported as a process warning ({@link AUDIT_INSERT_FAILED_WARNING}).
+ * A row the journal cannot take (a full disk) is committed directly, as before.
+ *
  * Commits run synchronously in a microtask on the connection Kysely also uses. Code sharing the
  * connection must therefore not hold a Kysely transaction open across an `await` (the audit
  * insert would join it); use better-sqlite3's synchronous `db.transaction` instead.
@@ -62,8 +94,13 @@ export class SqliteAuditLog extends AuditLogBase {
   readonly #insert: BetterSqlite3.Statement;
   readonly #insertOrIgnore: BetterSqlite3.Statement;
   readonly #insertMany: (rows: readonly AuditRowValues[]) => void;
-  /** Journal lines of starts made while others are in flight, written together. */
+  /** Journal lines (starts, done rows) of one tick, written together. */
   readonly #starts: GroupCommit<string> | undefined;
+  /** Rows durable in the journal, waiting for their insert. */
+  #behind: BehindRow[] = [];
+  /** Rows the table refused: kept live in the journal for the next open's recovery. */
+  readonly #refused: BehindRow[] = [];
+  #insertTimer: NodeJS.Timeout | undefined;
 
   constructor(config: SqliteAuditLogConfig) {
     super(config.state, new AuditReader(config.kysely, (date) => date.toISOString()));
@@ -100,16 +137,90 @@ export class SqliteAuditLog extends AuditLogBase {
     return this.#starts.add(line);
   }
 
+  protected override writeRow(row: AuditRowValues): Promise<void> {
+    const lines = this.#starts;
+    if (lines === undefined) return super.writeRow(row);
+    const line = InflightJournal.doneLineOf(sqliteRowValues(row));
+    return lines.add(line).then(
+      () => {
+        // Finished: no longer in flight (its id may begin again), but its start line stays live.
+        const slot = this.inflight.get(row.executionId);
+        const started = slot !== undefined && slot.execution.id === row.id ? slot : undefined;
+        if (started !== undefined) this.inflight.delete(row.executionId);
+        const startLine = started?.line;
+        this.#behind.push({ row, lines: startLine === undefined ? [line] : [startLine, line] });
+        this.#scheduleInsert();
+      },
+      // The journal cannot take it (a full disk, a file-size limit): commit the row directly.
+      () => super.writeRow(row),
+    );
+  }
+
+  /** A read in this process sees every row this process made durable, whichever store wrote it. */
+  protected override beforeRead(): void {
+    for (const audit of withRowsBehind) audit.insertBehind();
+  }
+
+  /** Inserts the rows waiting in the journal, in one transaction (synchronously). */
+  insertBehind(): void {
+    if (this.#insertTimer !== undefined) {
+      clearTimeout(this.#insertTimer);
+      this.#insertTimer = undefined;
+    }
+    const batch = this.#behind;
+    if (batch.length === 0) return;
+    this.#behind = [];
+    withRowsBehind.delete(this);
+    try {
+      this.commitRows(batch.map((item) => item.row));
+      return;
+    } catch {
+      // One row the table refuses must not keep the others out: each on its own.
+    }
+    for (const item of batch) {
+      try {
+        this.commitRows([item.row]);
+      } catch (error) {
+        this.#refused.push(item);
+        process.emitWarning(
+          `Audit row of execution '${item.row.executionId.slice(0, 80)}' could not be inserted (${String(error)}); it stays in ${this.#journal?.path ?? "the journal"} and is inserted when the store is next opened.`,
+          { code: AUDIT_INSERT_FAILED_WARNING },
+        );
+      }
+    }
+  }
+
+  #scheduleInsert(): void {
+    withRowsBehind.add(this);
+    installExitHook();
+    if (this.#behind.length >= WRITE_BEHIND_MAX_ROWS) {
+      this.insertBehind();
+      return;
+    }
+    if (this.#insertTimer !== undefined) return;
+    this.#insertTimer = setTimeout(() => {
+      this.#insertTimer = undefined;
+      this.insertBehind();
+    }, WRITE_BEHIND_MS);
+    // The rows are durable already: a timer must not keep a process alive that is done.
+    this.#insertTimer.unref();
+  }
+
   protected commitRows(rows: AuditRowValues[]): void {
     const [only] = rows;
     if (rows.length === 1 && only !== undefined) this.#insert.run(sqliteRowValues(only));
     else this.#insertMany(rows);
     this.settle(rows);
     try {
-      this.#journal?.tidy(this.inflight.size, () => this.#liveLines());
+      this.#journal?.tidy(this.#liveCount(), () => this.#liveLines());
     } catch {
       // Housekeeping only: the rows are committed, and a journal that stays long is still right.
     }
+  }
+
+  /** Lines the journal must keep: starts in flight, rows not yet (or never) in the table. */
+  #liveCount(): number {
+    return this.inflight.size + this.#behind.length + this.#refused.length;
   }
 
   protected async recover(): Promise<number> {
@@ -118,9 +229,20 @@ export class SqliteAuditLog extends AuditLogBase {
     let written = 0;
     const insertOrIgnore = this.#insertOrIgnore;
     for (const path of InflightJournal.findOrphans(this.#databasePath)) {
-      const { executions, skipped } = InflightJournal.scan(path);
+      const { executions, done, skipped } = InflightJournal.scan(path, AUDIT_COLUMNS.length);
       for (const reason of skipped) reportRecoverySkip(path, reason);
       this.#database.transaction(() => {
+        // Finished rows first: an execution with its row needs no interrupted one (same id).
+        for (const values of done) {
+          try {
+            written += insertOrIgnore.run(values).changes;
+          } catch (error) {
+            reportRecoverySkip(
+              path,
+              `the row of execution '${String(values[1]).slice(0, 80)}' (${String(error)})`,
+            );
+          }
+        }
         for (const execution of executions) {
           // A row with the same id means the execution completed: the insert is ignored.
           try {
@@ -142,10 +264,28 @@ export class SqliteAuditLog extends AuditLogBase {
 
   protected async release(): Promise<void> {
     await this.#starts?.drain();
-    this.#journal?.close(this.inflight.size);
+    this.insertBehind();
+    this.#journal?.close(this.#liveCount());
   }
 
   *#liveLines(): Iterable<string> {
     for (const slot of this.inflight.values()) if (slot.line !== undefined) yield slot.line;
+    for (const item of this.#behind) yield* item.lines;
+    for (const item of this.#refused) yield* item.lines;
   }
+}
+
+/** Inserts every waiting row when the process exits (a crash leaves them to recovery). */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const audit of withRowsBehind) {
+      try {
+        audit.insertBehind();
+      } catch {
+        // The rows stay in the journal: the next open inserts them.
+      }
+    }
+  });
 }

@@ -15,6 +15,7 @@ import {
 import { ToolResult } from "../../src/result/index.js";
 import { JsonSchemaBuilder } from "../../src/schema/index.js";
 import { sqliteTableName, TOOL_EXECUTIONS_TABLE } from "../../src/store/index.js";
+import { type SqliteAuditLog, WRITE_BEHIND_MS } from "../../src/store/sqlite-audit-log.js";
 import { MockTool } from "../../src/testing/index.js";
 import {
   blockingTool,
@@ -48,6 +49,11 @@ let temp: TempStore;
 /** A second connection to the same file: a row it sees is committed. */
 let reader: Database.Database;
 
+/** Inserts the rows the store holds in its journal (write-behind), as any read through it does. */
+function insertBehind(): void {
+  (temp.store.audit as SqliteAuditLog).insertBehind();
+}
+
 beforeAll(async () => {
   temp = await openTempStore();
   reader = new Database(temp.path, { readonly: true });
@@ -58,7 +64,14 @@ afterAll(async () => {
   await temp.dispose();
 });
 
+/** The committed rows of an execution, after the rows waiting in the journal are inserted. */
 function rowsOf(executionId: string): RawRow[] {
+  insertBehind();
+  return rawRowsOf(executionId);
+}
+
+/** What another connection sees of an execution now. */
+function rawRowsOf(executionId: string): RawRow[] {
   return reader
     .prepare(`SELECT * FROM "${table}" WHERE execution_id = ?`)
     .all(executionId) as RawRow[];
@@ -95,7 +108,7 @@ function auditedExecutor(extra: Parameters<typeof executorWith>[1] = {}): ToolEx
   });
 }
 
-describe("ToolExecutor with a SQLite audit log: one committed row per execution", () => {
+describe("ToolExecutor with a SQLite audit log: one row per execution, durable when execute resolves", () => {
   it("writes exactly one row, with its final status, for every kind of outcome", async () => {
     const executor = auditedExecutor();
     const outcomes: [ToolExecutionResult, string][] = [];
@@ -283,6 +296,30 @@ describe("ToolExecutor with a SQLite audit log: one committed row per execution"
 
     expect(evidence).toContain("evidence-1");
     expect(onlyRow(result).tool_name).toBe("watched");
+  });
+
+  it("has the finished row in the journal when execute resolves, and in the table soon after without any read", async () => {
+    const journalText = () =>
+      readdirSync(dirname(temp.path))
+        .filter((name) => name.includes("-inflight."))
+        .map((name) => readFileSync(join(dirname(temp.path), name), "utf8"))
+        .join("");
+    const executor = auditedExecutor();
+    insertBehind();
+
+    const result = await executor.execute({ toolName: "ok" }, { executionId: "behind-1" });
+
+    // Durable at once: the done line is written before execute resolves.
+    const done = journalText()
+      .split("\n")
+      .filter((line) => line.startsWith('{"done":') && line.includes('"behind-1"'));
+    expect(done).toHaveLength(1);
+    expect(rawRowsOf("behind-1")).toHaveLength(0);
+    // In the table within the write-behind delay, with no read through the store to prompt it.
+    const inserted = Date.now();
+    await waitFor(() => rawRowsOf("behind-1").length === 1);
+    expect(Date.now() - inserted).toBeLessThan(WRITE_BEHIND_MS + 1_000);
+    expect(auditStatusFromCode(rawRowsOf("behind-1")[0]!.status)).toBe(result.status);
   });
 
   it("audits concurrent executions each once (group commit)", async () => {

@@ -11,6 +11,7 @@ import {
 import { ToolResult } from "../../src/result/index.js";
 import { JsonSchema } from "../../src/schema/index.js";
 import { sqliteTableName, TOOL_EXECUTIONS_TABLE } from "../../src/store/index.js";
+import type { SqliteAuditLog } from "../../src/store/sqlite-audit-log.js";
 import type { Tool } from "../../src/tools/index.js";
 import { defineTool } from "../../src/tools/index.js";
 import { executorWith, openTempStore, rawThrowingTool, sleep, type TempStore } from "./support.js";
@@ -210,7 +211,9 @@ describe("ToolExecutor reliability", () => {
     expect(wrong).toEqual([]);
     expect(counts.size).toBe(4);
 
-    // Exactly one audit row per execution, with its final status.
+    // Exactly one audit row per execution, with its final status (once the rows written ahead to
+    // the journal are inserted, as any read through the store does).
+    (temp.store.audit as SqliteAuditLog).insertBehind();
     const db = new Database(temp.path, { readonly: true });
     const table = sqliteTableName("agent_tools", TOOL_EXECUTIONS_TABLE);
     const totals = db

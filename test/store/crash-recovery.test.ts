@@ -1,5 +1,6 @@
-import { readdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { ToolErrorCode } from "../../src/core/index.js";
@@ -14,8 +15,19 @@ import {
 } from "./store-targets.js";
 
 /** Starts the audit fixture and resolves once it has begun its executions. */
-function startAuditChild(place: StorePlace, applicationName: string, executionId: string) {
-  return startChild("crash-child.ts", [place.url, place.schema, applicationName, executionId]);
+function startAuditChild(
+  place: StorePlace,
+  applicationName: string,
+  executionId: string,
+  mode?: "hold",
+) {
+  return startChild("crash-child.ts", [
+    place.url,
+    place.schema,
+    applicationName,
+    executionId,
+    ...(mode === undefined ? [] : [mode]),
+  ]);
 }
 
 describe.each(storeTargets)("crash recovery on $name", ({ make }) => {
@@ -61,6 +73,36 @@ describe.each(storeTargets)("crash recovery on $name", ({ make }) => {
       const journals = readdirSync(dirname(database)).filter((name) => name.includes("-inflight."));
       expect(journals).toEqual([]);
     }
+  });
+
+  it("keeps the real outcome of an execution that finished just before the kill", async () => {
+    const place = target.place();
+    const applicationName = `aintern-crash-hold-${process.pid}-${Date.now()}`;
+    // The child blocks its thread once its executions are reported: nothing more runs there.
+    const { child, ready } = startAuditChild(place, applicationName, "held-1", "hold");
+    await ready;
+    await killed(child);
+    if (target.dialect === "postgres") await sessionsGone(applicationName);
+    if (target.dialect === "sqlite") {
+      // SQLite writes a finished row ahead to the journal: it was durable, not yet in the table.
+      const database = place.url.slice("sqlite:".length);
+      const journals = readdirSync(dirname(database)).filter((name) => name.includes("-inflight."));
+      const text = journals.map((name) => readFileSync(join(dirname(database), name), "utf8"));
+      expect(text.join("")).toMatch(/^\{"done":\["[^"]+","held-1-done",/m);
+      const raw = new Database(database, { readonly: true });
+      const table = `${place.schema}_tool_executions`;
+      const before = raw
+        .prepare(`SELECT COUNT(*) AS n FROM "${table}" WHERE execution_id = ?`)
+        .get("held-1-done") as { n: number };
+      raw.close();
+      expect(before.n).toBe(0);
+    }
+
+    const store = await place.open();
+    expect(await store.audit.count({ executionId: "held-1-done" })).toBe(1);
+    expect((await store.audit.get("held-1-done"))?.status).toBe(AuditStatus.Completed);
+    expect((await store.audit.get("held-1"))?.status).toBe(AuditStatus.Interrupted);
+    await store.close();
   });
 
   it("leaves the executions of a store that is still open alone", async () => {

@@ -1,10 +1,29 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/index.js";
 import { InflightJournal } from "../../src/store/inflight-journal.js";
-import type { SqliteAuditLog } from "../../src/store/sqlite-audit-log.js";
+import {
+  AUDIT_INSERT_FAILED_WARNING,
+  type SqliteAuditLog,
+} from "../../src/store/sqlite-audit-log.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function finish(executionId: string, toolName: string) {
+  const startedAt = new Date();
+  return {
+    executionId,
+    toolName,
+    status: "completed" as const,
+    startedAt,
+    completedAt: new Date(),
+  };
+}
 
 function start(index: number) {
   return {
@@ -50,5 +69,60 @@ describe("SqliteAuditLog journal", () => {
     expect(line?.id).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
+  });
+
+  it("keeps a row the table refuses in the journal, warns, and inserts it on the next open", async () => {
+    const database = join(folder, "a.db");
+    const admin = new Database(database);
+    admin.exec(
+      `CREATE TRIGGER refuse BEFORE INSERT ON agent_tools_tool_executions
+       WHEN NEW.tool_name = 'refused' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      if ((warning as { code?: string }).code === AUDIT_INSERT_FAILED_WARNING)
+        warnings.push(warning);
+    };
+    process.on("warning", onWarning);
+    try {
+      await store.audit.complete(finish("kept-1", "refused"));
+      await store.audit.complete(finish("fine-1", "accepted"));
+      // A read inserts what waits: the accepted row goes in, the refused one stays in the journal.
+      expect(await store.audit.count({ executionId: "fine-1" })).toBe(1);
+      expect(await store.audit.count({ executionId: "kept-1" })).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.message).join("\n")).toMatch(/kept-1.*refused by the test/);
+      const journal = (store.audit as SqliteAuditLog).journalPath as string;
+      expect(readFileSync(journal, "utf8")).toContain('"kept-1"');
+
+      admin.exec("DROP TRIGGER refuse");
+      await store.close();
+      expect(existsSync(journal)).toBe(true);
+      store = await openStore(`sqlite:${database}`);
+      expect(await store.audit.count({ executionId: "kept-1" })).toBe(1);
+      expect((await store.audit.get("kept-1"))?.status).toBe("completed");
+      expect(existsSync(journal)).toBe(false);
+    } finally {
+      process.off("warning", onWarning);
+      admin.close();
+    }
+  });
+
+  it("inserts the rows waiting in the journal when the process exits", () => {
+    const database = join(folder, "exit.db");
+    const child = spawnSync(
+      process.execPath,
+      ["--import", "tsx", join(here, "fixtures", "exit-child.ts"), `sqlite:${database}`],
+      { cwd: join(here, "..", ".."), encoding: "utf8", timeout: 30_000 },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    // Read without opening a store (which would recover the journal): the exit inserted it.
+    const raw = new Database(database, { readonly: true });
+    const row = raw
+      .prepare("SELECT status FROM agent_tools_tool_executions WHERE execution_id = ?")
+      .get("exited-1");
+    raw.close();
+    expect(row).toBeDefined();
+    expect(readdirSync(folder).some((name) => name.startsWith("exit.db-inflight."))).toBe(true);
   });
 });
