@@ -48,6 +48,8 @@ export const AUDIT_INSERT_FAILED_WARNING = "AINTERN_AUDIT_INSERT_FAILED";
 /** A finished row, durable in the journal, not yet in the table. */
 interface BehindRow {
   readonly row: AuditRowValues;
+  /** The row as the insert binds it (and as its done line holds it). */
+  readonly values: unknown[];
   /** The done line, and the start line of its execution (both stay until the insert). */
   readonly lines: readonly string[];
 }
@@ -94,6 +96,7 @@ export class SqliteAuditLog extends AuditLogBase {
   readonly #insert: BetterSqlite3.Statement;
   readonly #insertOrIgnore: BetterSqlite3.Statement;
   readonly #insertMany: (rows: readonly AuditRowValues[]) => void;
+  readonly #insertBound: (rows: readonly BehindRow[]) => void;
   /** Journal lines (starts, done rows) of one tick, written together. */
   readonly #starts: GroupCommit<string> | undefined;
   /** Rows durable in the journal, waiting for their insert. */
@@ -121,6 +124,9 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#insertMany = config.database.transaction((rows: readonly AuditRowValues[]) => {
       for (const row of rows) insert.run(sqliteRowValues(row));
     });
+    this.#insertBound = config.database.transaction((rows: readonly BehindRow[]) => {
+      for (const row of rows) insert.run(row.values);
+    });
   }
 
   /** The journal file of this store, when it has one (for diagnostics and tests). */
@@ -140,7 +146,8 @@ export class SqliteAuditLog extends AuditLogBase {
   protected override writeRow(row: AuditRowValues): Promise<void> {
     const lines = this.#starts;
     if (lines === undefined) return super.writeRow(row);
-    const line = InflightJournal.doneLineOf(sqliteRowValues(row));
+    const values = sqliteRowValues(row);
+    const line = InflightJournal.doneLineOf(values);
     return lines.add(line).then(
       () => {
         // Finished: no longer in flight (its id may begin again), but its start line stays live.
@@ -148,7 +155,11 @@ export class SqliteAuditLog extends AuditLogBase {
         const started = slot !== undefined && slot.execution.id === row.id ? slot : undefined;
         if (started !== undefined) this.inflight.delete(row.executionId);
         const startLine = started?.line;
-        this.#behind.push({ row, lines: startLine === undefined ? [line] : [startLine, line] });
+        this.#behind.push({
+          row,
+          values,
+          lines: startLine === undefined ? [line] : [startLine, line],
+        });
         this.#scheduleInsert();
       },
       // The journal cannot take it (a full disk, a file-size limit): commit the row directly.
@@ -172,14 +183,14 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#behind = [];
     withRowsBehind.delete(this);
     try {
-      this.commitRows(batch.map((item) => item.row));
+      this.#commitBehind(batch);
       return;
     } catch {
       // One row the table refuses must not keep the others out: each on its own.
     }
     for (const item of batch) {
       try {
-        this.commitRows([item.row]);
+        this.#commitBehind([item]);
       } catch (error) {
         this.#refused.push(item);
         process.emitWarning(
@@ -206,11 +217,23 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#insertTimer.unref();
   }
 
+  /** Inserts rows that wait in the journal (no longer in flight: nothing to settle). */
+  #commitBehind(batch: readonly BehindRow[]): void {
+    const [only] = batch;
+    if (batch.length === 1 && only !== undefined) this.#insert.run(only.values);
+    else this.#insertBound(batch);
+    this.#tidy();
+  }
+
   protected commitRows(rows: AuditRowValues[]): void {
     const [only] = rows;
     if (rows.length === 1 && only !== undefined) this.#insert.run(sqliteRowValues(only));
     else this.#insertMany(rows);
     this.settle(rows);
+    this.#tidy();
+  }
+
+  #tidy(): void {
     try {
       this.#journal?.tidy(this.#liveCount(), () => this.#liveLines());
     } catch {
