@@ -301,6 +301,46 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
     }
   }, 60_000);
 
+  it("tells the client when the page expires undecided, and the call is denied as timed out", async () => {
+    const short = await makeWorkspace();
+    await writeFile(
+      join(short.path, "aintern.config.json"),
+      JSON.stringify({ approvalTimeoutMs: 1_500 }),
+    );
+    const waiting = new Client(
+      { name: "url-client-expiry", version: "1.0.0" },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    const ids: string[] = [];
+    const told: string[] = [];
+    waiting.setRequestHandler("elicitation/create", async (request) => {
+      ids.push((request.params as { elicitationId: string }).elicitationId);
+      return { action: "accept" }; // and no one decides
+    });
+    waiting.setNotificationHandler("notifications/elicitation/complete", (notification) => {
+      told.push(notification.params.elicitationId);
+    });
+    try {
+      const transport = await connectStdio(waiting, [
+        "--workspace",
+        short.path,
+        "--tools",
+        fixtureTools,
+        "--console",
+        "127.0.0.1:0",
+      ]);
+      await consoleLinkOf(transport);
+      const result = await waiting.callTool({ name: "touch", arguments: { path: "expires" } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("Approval request timed out");
+      expect(ids).toHaveLength(1);
+      expect(told).toEqual(ids);
+    } finally {
+      await waiting.close().catch(() => undefined);
+      await short.remove();
+    }
+  }, 60_000);
+
   it("asks a client that supports only forms with a form, on the same server", async () => {
     const formAnswer = {
       current: () => ({ action: "accept" as const, content: { decision: "approve_once" } }),
