@@ -143,6 +143,29 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
     return this.#config.approvals.expire(approvalId);
   }
 
+  /**
+   * Resolves with the row once it no longer waits for a person: decided in the console, expired
+   * (its waiting time ran out: it is marked so), or withdrawn; with `undefined` when the row is
+   * gone or `signal` aborts first. Learns of a decision as the waiting call does (within 250 ms),
+   * and takes nothing: the waiting call still applies the decision.
+   */
+  async settled(approvalId: string, signal: AbortSignal): Promise<PendingApproval | undefined> {
+    const approvals = this.#config.approvals;
+    for (;;) {
+      if (signal.aborted) return undefined;
+      const approval = await approvals.get(approvalId);
+      if (approval === undefined || approval.status !== PendingApprovalStatus.Pending) {
+        return approval;
+      }
+      const remainingMs = approval.expiresAt.getTime() - Date.now();
+      if (remainingMs <= 0) {
+        await approvals.expire(approval.id);
+        return approvals.get(approval.id);
+      }
+      await changeOrTimeout(approvals, remainingMs, signal);
+    }
+  }
+
   async #awaitDecision(
     opened: PendingApproval,
     request: ToolCallRequest,

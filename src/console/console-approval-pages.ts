@@ -5,7 +5,9 @@ import type { ConsoleApprovalHandler } from "./console-approval-handler.js";
  * The console's page of each pending approval, for the MCP server's URL elicitation
  * (`AinternMcpServer`'s `approvalPages`): `open` records the call through `handler` (the same
  * handler the processor waits with) and answers `<consoleUrl>/approvals/<row id>`; `withdraw`
- * expires a row whose page the person refused to open. The address carries no credential.
+ * expires a row whose page the person refused to open; `settled` resolves once the row is decided,
+ * expired or withdrawn (the server then tells the client the page is done). The address carries
+ * no credential.
  *
  * @example
  * ```ts
@@ -29,6 +31,9 @@ export function consoleApprovalPages(
     },
     async withdraw(id) {
       await handler.withdraw(id);
+    },
+    async settled(id, signal) {
+      await handler.settled(id, signal);
     },
   };
 }

@@ -6,11 +6,13 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   createRequestStateCodec,
+  type ElicitRequest,
   inputRequired,
   inputResponse,
   type ListToolsResult,
   type McpRequestContext,
   type Tool as McpTool,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type RequestStateCodec,
@@ -34,6 +36,7 @@ import { coerceScalarParameters } from "../validation/index.js";
 import { approvalForm, decisionFromAnswer } from "./approval-form.js";
 import { McpToolNames } from "./mcp-tool-names.js";
 import { toolAnnotations } from "./tool-annotations.js";
+import { UrlElicitationCompletions } from "./url-elicitation-completions.js";
 
 /**
  * How calls that need a person's approval are asked:
@@ -66,6 +69,14 @@ export interface McpApprovalPages {
   ): Promise<{ readonly id: string; readonly url: string }>;
   /** Gives up on a record whose page the person refused to open (the call is denied). */
   withdraw(id: string): Promise<void>;
+  /**
+   * Resolves once the record `id` no longer waits for a person: decided on its page (approved or
+   * denied), expired, or withdrawn; early, to nothing, when `signal` aborts. With it, a 2025-era
+   * client is told as soon as the page is done (`notifications/elicitation/complete`), so it need
+   * not wait for the person to say so; without it, only when the call ends. The decision itself
+   * still reaches the call only through the processor's handler.
+   */
+  settled?(id: string, signal: AbortSignal): Promise<void>;
 }
 
 /** Construction options of {@link AinternMcpServer}. */
@@ -161,6 +172,8 @@ export class AinternMcpServer {
   readonly #answered = new Map<string, number>();
   readonly #stateTtlMs: number;
   readonly #unsubscribe: () => void;
+  /** Console pages sent by URL elicitation whose client is to be told when they are done. */
+  readonly #pagesSent: UrlElicitationCompletions;
 
   constructor(config: AinternMcpServerConfig) {
     this.#config = config;
@@ -169,6 +182,7 @@ export class AinternMcpServer {
     this.names = new McpToolNames(config.registry.tools.map((t) => t.id));
     const ttlSeconds = Math.ceil((config.approvalTimeoutMs ?? 300_000) / 1000) + 60;
     this.#stateTtlMs = ttlSeconds * 1000;
+    this.#pagesSent = new UrlElicitationCompletions(config.onError);
     this.#codec = createRequestStateCodec<ApprovalState>({
       key: randomBytes(32),
       ttlSeconds,
@@ -277,7 +291,7 @@ export class AinternMcpServer {
         parameters,
         sessionId,
         ctx,
-        connection.server,
+        connection,
       );
       if (asked.kind === "ask") return asked.result;
       decision = asked.decision;
@@ -316,6 +330,8 @@ export class AinternMcpServer {
       stopKeepAlive?.();
       ctx.mcpReq.signal.removeEventListener("abort", abort);
       connection.closed.signal.removeEventListener("abort", abort);
+      // The console's page of this call is done: its client hears so before the result.
+      if (callId !== undefined) await this.#pagesSent.done(callId);
     }
     const outputSchema = outputSchemaOf(tool);
     return connection.server.projectCallToolResult(
@@ -357,6 +373,42 @@ export class AinternMcpServer {
   }
 
   /**
+   * On a 2025-era connection, watches the console page `pageId` sent for the call `callId`, to
+   * tell the client (`notifications/elicitation/complete`, on the call's own request) when the
+   * page is done; returns the `elicitationId` the elicitation must carry. Undefined on the
+   * 2026-07-28 era, which has no such notification (the client retries when the person says so).
+   */
+  #watchPage(
+    connection: Connection,
+    ctx: ServerContext,
+    callId: string,
+    pageId: string,
+  ): string | undefined {
+    const pages = this.#config.approvalPages;
+    if (pages === undefined || isModernRequest(ctx)) return undefined;
+    const elicitationId = randomUUID();
+    let notify: () => Promise<void>;
+    try {
+      notify = connection.server.createElicitationCompletionNotifier(elicitationId, {
+        relatedRequestId: ctx.mcpReq.id,
+      });
+    } catch {
+      return undefined; // URL elicitation not declared in `initialize`: nothing to notify
+    }
+    this.#pagesSent.watch(callId, {
+      // Without `settled`, the client hears only when the call ends (`done` in #callTool).
+      settled: (signal) => pages.settled?.(pageId, signal) ?? new Promise<void>(() => undefined),
+      notify,
+      withdraw: () => pages.withdraw(pageId),
+      closed: connection.closed.signal,
+      // The SDK's shim waits this long for the client's answer (its round timeout), from a moment
+      // later than now: a little margin, so an answer it still takes finds the page watched.
+      answerWithinMs: (this.#config.approvalTimeoutMs ?? 300_000) + 5_000,
+    });
+    return elicitationId;
+  }
+
+  /**
    * Decides how the call's approval is settled: no need (undefined decision), an elicitation to
    * send (`ask`), or a decision (the person's answer on re-entry, or the headless denial).
    */
@@ -367,7 +419,7 @@ export class AinternMcpServer {
     parameters: JsonObject,
     sessionId: string,
     ctx: ServerContext,
-    server: Server,
+    connection: Connection,
   ): Promise<
     | { kind: "decided"; decision: ApprovalDecision | undefined; callId?: string }
     | { kind: "ask"; result: CallToolResult }
@@ -402,9 +454,12 @@ export class AinternMcpServer {
       if (view.kind === "elicit" && state.c !== undefined && state.p !== undefined) {
         // The console's page was sent (URL elicitation): the processor's handler waits for the
         // decision made there, on the record keyed by this call id.
-        if (view.action === "accept")
+        if (view.action === "accept") {
+          this.#pagesSent.answered(state.c);
           return { kind: "decided", decision: undefined, callId: state.c };
+        }
         await this.#config.approvalPages?.withdraw(state.p).catch(() => undefined);
+        await this.#pagesSent.done(state.c);
         return {
           kind: "decided",
           decision: ApprovalDecision.deny(
@@ -422,7 +477,7 @@ export class AinternMcpServer {
     }
     const need = await this.processor.needsApproval(tool.id, parameters, { sessionId });
     if (need === false) return { kind: "decided", decision: undefined };
-    const capabilities = clientCapabilities(ctx, server);
+    const capabilities = clientCapabilities(ctx, connection.server);
     const pages = this.#config.approvalPages;
     if (mode === "elicit" && pages !== undefined && supportsUrlElicitation(capabilities)) {
       const callId = randomUUID();
@@ -458,14 +513,16 @@ export class AinternMcpServer {
         },
         ctx,
       );
+      const elicitationId = this.#watchPage(connection, ctx, callId, page.id);
       return {
         kind: "ask",
         result: inputRequired({
           inputRequests: {
-            approval: inputRequired.elicitUrl({
-              message: `Approve or deny in the aintern console: ${need.summary} (${need.reason})`,
-              url: page.url,
-            }),
+            approval: elicitPage(
+              `Approve or deny in the aintern console: ${need.summary} (${need.reason})`,
+              page.url,
+              elicitationId,
+            ),
           },
           requestState,
         }) as unknown as CallToolResult,
@@ -600,6 +657,27 @@ function coercedArguments(tool: Tool, parameters: JsonObject): JsonObject {
 /** A fresh nonce for one approval question. */
 function nonce(): string {
   return randomBytes(12).toString("base64url");
+}
+
+/** Whether the request is of the 2026-07-28 era: its `_meta` envelope names the revision. */
+function isModernRequest(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+}
+
+/**
+ * The URL elicitation of a console page. On the 2025-11-25 era it carries `elicitationId` (the
+ * SDK's shim keeps an id it is given), which the completion notification names.
+ */
+function elicitPage(
+  message: string,
+  url: string,
+  elicitationId: string | undefined,
+): ElicitRequest {
+  const request = inputRequired.elicitUrl({ message, url }) as ElicitRequest;
+  return elicitationId === undefined
+    ? request
+    : ({ ...request, params: { ...request.params, elicitationId } } as ElicitRequest);
 }
 
 function supportsUrlElicitation(capabilities: ClientCapabilities | undefined): boolean {

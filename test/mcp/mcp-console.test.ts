@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   auditRows,
   type ConsoleLink,
+  connectHttp,
   connectStdio,
   consoleLinkOf,
   eventually,
@@ -88,9 +89,14 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
   let db: string;
   let client: Client;
   let link: ConsoleLink;
-  const sent: { mode?: string; url?: string; message?: string }[] = [];
+  const sent: { mode?: string; url?: string; message?: string; elicitationId?: string }[] = [];
+  /** The `elicitationId`s of the `notifications/elicitation/complete` received, in order. */
+  const completed: string[] = [];
+  let onCompleted: (elicitationId: string) => void = () => undefined;
   let onUrl: (url: string) => Promise<void> | void = () => undefined;
   let answer: "accept" | "decline" = "accept";
+  /** Awaited before the client answers an elicitation (a client that waits for the person). */
+  let beforeAnswer: (params: (typeof sent)[number]) => Promise<void> = async () => undefined;
 
   beforeAll(async () => {
     workspace = await makeWorkspace();
@@ -105,10 +111,15 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
       { capabilities: { elicitation: { url: {} } } },
     );
     client.setRequestHandler("elicitation/create", async (request) => {
-      const params = request.params as { mode?: string; url?: string; message?: string };
+      const params = request.params as (typeof sent)[number];
       sent.push(params);
       if (params.url !== undefined) void Promise.resolve(onUrl(params.url));
+      await beforeAnswer(params);
       return { action: answer };
+    });
+    client.setNotificationHandler("notifications/elicitation/complete", (notification) => {
+      completed.push(notification.params.elicitationId);
+      onCompleted(notification.params.elicitationId);
     });
     const transport = await connectStdio(client, [
       "--workspace",
@@ -148,6 +159,11 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
     // No credential in the address sent to the client.
     expect(last.url).not.toContain(link.token);
     expect(last.message).toMatch(/Touch via-url/);
+    // The client was told the page is done, naming the elicitation it was sent, before the
+    // result; the id is random, no credential.
+    expect(last.elicitationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(completed).toEqual([last.elicitationId]);
+    expect(last.elicitationId).not.toContain(link.token);
     const row = await eventually(async () => {
       const found = (await auditRows(db)).find(
         (r) => r.toolName === "touch" && r.status === "completed",
@@ -168,17 +184,51 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
       const id = /\/approvals\/([^/?#]+)$/.exec(url)![1]!;
       expect(await decide(link, id, "deny", { reason: "not that file" })).toBe(303);
     };
+    const before = completed.length;
     const result = await client.callTool({ name: "touch", arguments: { path: "denied" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("not that file");
+    const elicitationId = sent.at(-1)!.elicitationId;
+    expect(elicitationId).toBeDefined();
+    expect(completed.slice(before)).toEqual([elicitationId]);
+  });
+
+  it("tells a client that waits for the person as soon as the page is decided, before its answer", async () => {
+    // Like a client that keeps its "open this link" dialog up until the server says it is done:
+    // it answers only after the completion notification, so without one it would wait forever.
+    const notified = new Map<string, () => void>();
+    onCompleted = (elicitationId) => notified.get(elicitationId)?.();
+    onUrl = async (url) => {
+      const id = /\/approvals\/([^/?#]+)$/.exec(url)![1]!;
+      expect(await decide(link, id, "approve")).toBe(303);
+    };
+    beforeAnswer = (params) =>
+      new Promise<void>((resolve, reject) => {
+        if (completed.includes(params.elicitationId!)) return resolve();
+        notified.set(params.elicitationId!, resolve);
+        setTimeout(() => reject(new Error("no notifications/elicitation/complete")), 8_000);
+      });
+    try {
+      const before = completed.length;
+      const result = await client.callTool({ name: "touch", arguments: { path: "told" } });
+      expect(textOf(result)).not.toContain("no notifications/elicitation/complete");
+      expect(result.structuredContent).toEqual({ touched: "told" });
+      expect(completed.slice(before)).toEqual([sent.at(-1)!.elicitationId]);
+    } finally {
+      beforeAnswer = async () => undefined;
+      onCompleted = () => undefined;
+    }
   });
 
   it("denies the call and withdraws the page when the person declines to open it", async () => {
     onUrl = () => undefined;
     answer = "decline";
+    const before = completed.length;
     const result = await client.callTool({ name: "touch", arguments: { path: "declined" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/declined to open the approval page/);
+    // Withdrawn is done too (a client ignores the id of an elicitation it already finished).
+    expect(completed.slice(before)).toEqual([sent.at(-1)!.elicitationId]);
     const auth = { authorization: `Bearer ${link.token}` };
     const list = await (await fetch(`${link.url}/approvals/list`, { headers: auth })).text();
     expect(list).not.toContain("declined");
@@ -216,9 +266,15 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
       },
     );
     const urls: string[] = [];
+    const modernCompleted: unknown[] = [];
+    modern.setNotificationHandler("notifications/elicitation/complete", (notification) => {
+      modernCompleted.push(notification);
+    });
     modern.setRequestHandler("elicitation/create", async (request) => {
-      const params = request.params as { mode?: string; url?: string };
+      const params = request.params as { mode?: string; url?: string; elicitationId?: string };
       expect(params.mode).toBe("url");
+      // 2026-07-28 has no elicitationId (nor the completion notification).
+      expect(params.elicitationId).toBeUndefined();
       urls.push(params.url!);
       const id = /\/approvals\/([^/?#]+)$/.exec(params.url!)![1]!;
       void decide(modernLink, id, "approve");
@@ -239,8 +295,49 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
       expect(result.structuredContent).toEqual({ touched: "modern-era" });
       expect(urls).toHaveLength(1);
       expect(urls[0]!.startsWith(`${modernLink.url}/approvals/`)).toBe(true);
+      expect(modernCompleted).toEqual([]);
     } finally {
       await modern.close();
+    }
+  }, 60_000);
+
+  it("tells the client when the page expires undecided, and the call is denied as timed out", async () => {
+    const short = await makeWorkspace();
+    await writeFile(
+      join(short.path, "aintern.config.json"),
+      JSON.stringify({ approvalTimeoutMs: 1_500 }),
+    );
+    const waiting = new Client(
+      { name: "url-client-expiry", version: "1.0.0" },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    const ids: string[] = [];
+    const told: string[] = [];
+    waiting.setRequestHandler("elicitation/create", async (request) => {
+      ids.push((request.params as { elicitationId: string }).elicitationId);
+      return { action: "accept" }; // and no one decides
+    });
+    waiting.setNotificationHandler("notifications/elicitation/complete", (notification) => {
+      told.push(notification.params.elicitationId);
+    });
+    try {
+      const transport = await connectStdio(waiting, [
+        "--workspace",
+        short.path,
+        "--tools",
+        fixtureTools,
+        "--console",
+        "127.0.0.1:0",
+      ]);
+      await consoleLinkOf(transport);
+      const result = await waiting.callTool({ name: "touch", arguments: { path: "expires" } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("Approval request timed out");
+      expect(ids).toHaveLength(1);
+      expect(told).toEqual(ids);
+    } finally {
+      await waiting.close().catch(() => undefined);
+      await short.remove();
     }
   }, 60_000);
 
@@ -263,6 +360,94 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
       expect(result.structuredContent).toEqual({ touched: "by-form" });
     } finally {
       await formClient.close();
+    }
+  }, 60_000);
+});
+
+describe("aintern mcp --http --console: each session hears only of its own page", () => {
+  let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let link: ConsoleLink;
+
+  beforeAll(async () => {
+    workspace = await makeWorkspace();
+    server = await startHttpServer([
+      "--workspace",
+      workspace.path,
+      "--tools",
+      fixtureTools,
+      "--console",
+      "127.0.0.1:0",
+    ]);
+    const match = /console sign-in link: (http:\/\/\S+)\/login\?token=(\S+)/.exec(server.stderr);
+    expect(match).not.toBeNull();
+    link = { url: match![1]!, token: match![2]! };
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await workspace?.remove();
+  });
+
+  /** A 2025-era client on its own HTTP session that opens URLs: what it was sent and told. */
+  async function urlClient(name: string) {
+    const client = new Client(
+      { name, version: "1.0.0" },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    const asked: { url: string; elicitationId: string }[] = [];
+    const completed: string[] = [];
+    let onAsked: () => void = () => undefined;
+    const wasAsked = new Promise<void>((resolve) => {
+      onAsked = resolve;
+    });
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const params = request.params as { url: string; elicitationId: string };
+      asked.push({ url: params.url, elicitationId: params.elicitationId });
+      onAsked();
+      return { action: "accept" };
+    });
+    client.setNotificationHandler("notifications/elicitation/complete", (notification) => {
+      completed.push(notification.params.elicitationId);
+    });
+    await connectHttp(client, server);
+    const pageId = () => /\/approvals\/([^/?#]+)$/.exec(asked[0]!.url)![1]!;
+    return { client, asked, completed, wasAsked, pageId };
+  }
+
+  it("notifies the session whose page was decided, and no other", async () => {
+    let log = "";
+    server.child.stderr?.on("data", (chunk: Buffer) => {
+      log += chunk.toString();
+    });
+    const a = await urlClient("session-a");
+    const b = await urlClient("session-b");
+    try {
+      const callA = a.client.callTool({ name: "touch", arguments: { path: "from-a" } });
+      const callB = b.client.callTool({ name: "touch", arguments: { path: "from-b" } });
+      await Promise.all([a.wasAsked, b.wasAsked]);
+      expect(a.asked[0]!.elicitationId).not.toBe(b.asked[0]!.elicitationId);
+
+      expect(await decide(link, b.pageId(), "approve")).toBe(303);
+      const resultB = await callB;
+      expect(resultB.structuredContent).toEqual({ touched: "from-b" });
+      expect(b.completed).toEqual([b.asked[0]!.elicitationId]);
+      // Past the store's 250 ms change feed: session A's page still waits, and A heard nothing.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(a.completed).toEqual([]);
+
+      expect(await decide(link, a.pageId(), "deny", { reason: "not from A" })).toBe(303);
+      const resultA = await callA;
+      expect(resultA.isError).toBe(true);
+      expect(textOf(resultA)).toContain("not from A");
+      expect(a.completed).toEqual([a.asked[0]!.elicitationId]);
+      expect(b.completed).toEqual([b.asked[0]!.elicitationId]);
+      // Each went out while its call's request was open (after it, the transport refuses and the
+      // server logs the failure).
+      expect(log).not.toMatch(/No connection established|elicitation/i);
+    } finally {
+      await a.client.close().catch(() => undefined);
+      await b.client.close().catch(() => undefined);
     }
   }, 60_000);
 });

@@ -60,6 +60,8 @@ export interface HttpServerProcess {
   readonly url: string;
   readonly token: string | undefined;
   readonly child: ChildProcess;
+  /** What it wrote on stderr up to its URL (and token). */
+  readonly stderr: string;
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export async function startHttpServer(
     url,
     token,
     child,
+    stderr: log,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
