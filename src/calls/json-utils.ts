@@ -1,4 +1,6 @@
 import type { JsonObject, JsonValue } from "../core/index.js";
+// Deep import on purpose: marking a value as checked, frozen JSON must not be public API.
+import { noteFrozenJson } from "../context/freeze-json.js";
 
 /**
  * JSON text with object keys sorted (by UTF-16 code units) and no whitespace, so equal values
@@ -80,6 +82,8 @@ export function frozenJsonObject(value: JsonObject): JsonObject {
   const copy = frozenPlainCopy(value, 0);
   if (copy === undefined) return deepFreezeJson(structuredClone(value));
   deepFrozen.add(copy as JsonObject);
+  // Strict JSON, deep and frozen: the execution context takes it as is rather than copying it.
+  noteFrozenJson(copy as JsonObject);
   return copy as JsonObject;
 }
 
@@ -95,8 +99,10 @@ const maxPlainDepth = 64;
 function frozenPlainCopy(value: unknown, depth: number): JsonValue | undefined {
   if (value === null) return null;
   switch (typeof value) {
-    case "string":
     case "number":
+      // NaN and the infinities are not JSON: such a value is copied the general way.
+      return Number.isFinite(value) ? value : undefined;
+    case "string":
     case "boolean":
       return value;
     case "object":

@@ -75,6 +75,17 @@ function fail(where: string | undefined, detail: string): never {
 }
 
 /**
+ * Notes that `value` is a deep, frozen copy of strictly valid JSON (plain objects and arrays,
+ * strings, finite numbers, booleans, null) made by its caller, so that {@link freezeJsonObject}
+ * takes it as its own copy instead of copying it again.
+ *
+ * @internal
+ */
+export function noteFrozenJson(value: object): void {
+  frozenByUs.add(value);
+}
+
+/**
  * A deep, frozen copy of `value`, checked to be a JSON object (no functions, `undefined`,
  * non-finite numbers, class instances or cycles).
  *

@@ -1,8 +1,11 @@
 import { ToolValidationResult } from "../validation/index.js";
 import type { Tool } from "./tool.js";
 
-/** Frozen parameter objects -> the tools they passed validation for. */
-const validatedFor = new WeakMap<object, WeakSet<object>>();
+/**
+ * Frozen parameter objects -> the tool they passed validation for (almost always one), or the
+ * set of them when several tools validated the same object.
+ */
+const validatedFor = new WeakMap<object, Tool | WeakSet<Tool>>();
 
 /**
  * Notes that `parameters` passed `tool`'s validation, so the executor and the tool itself need not
@@ -13,21 +16,21 @@ export function markValidated(tool: Tool, parameters: unknown): void {
   if (typeof parameters !== "object" || parameters === null || !Object.isFrozen(parameters)) {
     return;
   }
-  let tools = validatedFor.get(parameters);
-  if (tools === undefined) {
-    tools = new WeakSet();
-    validatedFor.set(parameters, tools);
+  const known = validatedFor.get(parameters);
+  if (known === undefined || known === tool) {
+    validatedFor.set(parameters, tool);
+  } else if (known instanceof WeakSet) {
+    known.add(tool);
+  } else {
+    validatedFor.set(parameters, new WeakSet([known, tool]));
   }
-  tools.add(tool);
 }
 
 /** Whether `parameters` (this very object) already passed `tool`'s validation. */
 export function wasValidated(tool: Tool, parameters: unknown): boolean {
-  return (
-    typeof parameters === "object" &&
-    parameters !== null &&
-    validatedFor.get(parameters)?.has(tool) === true
-  );
+  if (typeof parameters !== "object" || parameters === null) return false;
+  const known = validatedFor.get(parameters);
+  return known === tool || (known instanceof WeakSet && known.has(tool));
 }
 
 /**
