@@ -148,7 +148,14 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
       const now = { approvals: String(row.approvals), executions: String(row.executions) };
       const last = this.#last;
       this.#last = now;
-      if (last === undefined) return;
+      if (last === undefined) {
+        // The first look after the feed (re)started is only a baseline: another process's change
+        // made between a watcher's own read and this look would otherwise wake no one. Every
+        // watcher reads again instead.
+        this.#emit("approvals");
+        this.#emit("executions");
+        return;
+      }
       if (now.approvals !== last.approvals) this.#emit("approvals");
       if (now.executions !== last.executions) this.#emit("executions");
     } catch {
