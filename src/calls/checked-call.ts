@@ -24,7 +24,8 @@ export interface CheckedCallParts {
   readonly needsApproval: false | ApprovalRequirementDetails;
 }
 
-let partsOf: (checked: CheckedCall) => CheckedCallParts & { used: boolean };
+let partsOf: (checked: CheckedCall) => CheckedCallParts;
+let markUsed: (checked: CheckedCall) => boolean;
 
 /**
  * One call as a {@link ToolCallProcessor} judged it (`checkCall`): validated, risk-assessed and
@@ -46,17 +47,23 @@ let partsOf: (checked: CheckedCall) => CheckedCallParts & { used: boolean };
  * ```
  */
 export class CheckedCall {
-  readonly #parts: CheckedCallParts & { used: boolean };
+  readonly #parts: CheckedCallParts;
+  #used = false;
 
   static {
     partsOf = (checked) => checked.#parts;
+    // Whether it was unused; it is used from now on.
+    markUsed = (checked) => {
+      const unused = !checked.#used;
+      checked.#used = true;
+      return unused;
+    };
   }
 
   /** @internal Made by the processor only (`checkCall`). */
   constructor(token: typeof makeToken, parts: CheckedCallParts) {
     if (token !== makeToken) throw new TypeError("A CheckedCall is made by processor.checkCall");
-    this.#parts = { ...parts, used: false };
-    Object.freeze(this);
+    this.#parts = parts;
   }
 
   /**
@@ -96,7 +103,6 @@ export function takeCheckedCall(
   },
 ): (CheckedCallParts & { readonly request: ToolCallRequest; verdict: CallVerdict }) | undefined {
   const parts = partsOf(checked);
-  if (parts.used) return undefined;
   const { verdict, request } = parts;
   // An "ask" is never reused: the call is decided again and a person is asked.
   if (verdict === undefined || verdict.kind === "ask" || request === undefined) return undefined;
@@ -112,6 +118,6 @@ export function takeCheckedCall(
   }
   const age = Date.now() - parts.atMs;
   if (age < 0 || age > checkedCallMaxAgeMs) return undefined;
-  parts.used = true;
-  return { ...parts, request, verdict };
+  if (!markUsed(checked)) return undefined;
+  return parts as CheckedCallParts & { readonly request: ToolCallRequest; verdict: CallVerdict };
 }

@@ -357,7 +357,7 @@ export class ToolCallProcessor {
   ): Promise<CheckedCallParts> {
     const atMs = Date.now();
     const tool = typeof toolId === "string" ? this.executor.registry.getTool(toolId) : undefined;
-    const notRun: CheckedCallParts = {
+    const notRun = (): CheckedCallParts => ({
       owner: this,
       tool,
       sessionId,
@@ -367,19 +367,24 @@ export class ToolCallProcessor {
       verdict: undefined,
       atMs,
       needsApproval: false,
-    };
-    if (tool === undefined || !isJsonObject(parameters)) return notRun;
+    });
+    if (tool === undefined || !isJsonObject(parameters)) return notRun();
     // Coerced as processCall coerces ('5' to 5): judged and hashed as the call that will run.
     const sent = this.#gate.coerce(this.#requestFor(tool.id, parameters, callId), tool);
     const request = this.#gate.assess(sent, tool);
-    if (this.#gate.validationProblem(request, tool) !== undefined) return notRun;
+    if (this.#gate.validationProblem(request, tool) !== undefined) return notRun();
     const verdict = await this.#gate.verdict(
       this.#gate.policyCall(request, tool, request.parameters),
       tool,
       sessionId,
     );
     return {
-      ...notRun,
+      owner: this,
+      tool,
+      sessionId,
+      callId,
+      sent: parameters,
+      atMs,
       request,
       verdict,
       needsApproval:
