@@ -7,8 +7,11 @@
  *   (c) aintern tool turn: the same with `toAiSdkTools(processor)`: the call goes through the
  *       processor's `processCall` (validation, policy, execution, an audit row in a SQLite file);
  *   (d) as (c), `streamProgress: false` (execute returns a promise, no async generator), and as
- *       (c) with `approval: "framework"` (the AI SDK asks `needsApproval` first, which asks the
- *       processor's policy; a Safe call needs no approval, so the turn still has two steps);
+ *       (c) with `approval: "framework"` (the AI SDK asks `needsApproval` first, which checks the
+ *       call with the processor's `checkCall`; a Safe call needs no approval, so the turn still
+ *       has two steps, and `execute` runs the call on that check), and that framework turn over
+ *       a gate without `checkCall` (the adapter then asks `needsApproval` and `processCall`
+ *       judges the call again: the framework flow before the check was reused);
  *   (e) `processor.processCall` alone, the same call, no AI SDK;
  *   (f) the adapter over a gate that reads the file and answers at once (no processor): the
  *       adapter layer's own cost, apart from the processor's.
@@ -148,6 +151,16 @@ export async function run(calls = 300, rounds = 9) {
     const aintern = toAiSdkTools(processor);
     const ainternNoStream = toAiSdkTools(processor, { streamProgress: false });
     const ainternFramework = toAiSdkTools(processor, { approval: "framework" });
+    // The processor without `checkCall`: the adapter falls back to `needsApproval`, and the call
+    // is judged twice, as before the check was reused.
+    const judgedTwice: AinternGate = {
+      sessionId: processor.sessionId,
+      executor: processor.executor,
+      needsApproval: (toolId, input, options) => processor.needsApproval(toolId, input, options),
+      recordDecision: (input) => processor.recordDecision(input),
+      processCall: (input) => processor.processCall(input),
+    };
+    const ainternFrameworkTwice = toAiSdkTools(judgedTwice, { approval: "framework" });
     const adapterOnly = toAiSdkTools(answering);
     const { cpu, wall } = await interleavedRounds(
       {
@@ -157,6 +170,7 @@ export async function run(calls = 300, rounds = 9) {
         aintern: () => turns(aintern, calls, true),
         ainternNoStream: () => turns(ainternNoStream, calls, true),
         ainternFramework: () => turns(ainternFramework, calls, true),
+        ainternFrameworkTwice: () => turns(ainternFrameworkTwice, calls, true),
         adapterOnly: () => turns(adapterOnly, calls, true),
       },
       rounds,
@@ -164,7 +178,7 @@ export async function run(calls = 300, rounds = 9) {
     load.push(loadavg()[0]!);
     type Rounds = typeof cpu;
     const perRound = (t: Rounds, f: (i: number) => number) => spread(t.plain.map((_, i) => f(i)));
-    type Variant = "aintern" | "ainternNoStream" | "ainternFramework";
+    type Variant = "aintern" | "ainternNoStream" | "ainternFramework" | "ainternFrameworkTwice";
     const figures = (t: Rounds, variant: Variant): AdapterFigures => ({
       textTurnUs: spread(t.text),
       plainToolTurnUs: spread(t.plain),
@@ -192,6 +206,12 @@ export async function run(calls = 300, rounds = 9) {
       wall: figures(wall, "aintern"),
       cpuNoStream: figures(cpu, "ainternNoStream"),
       cpuFramework: figures(cpu, "ainternFramework"),
+      cpuFrameworkTwice: figures(cpu, "ainternFrameworkTwice"),
+      frameworkCheckSavesUs: spread(
+        cpu.ainternFramework.map(
+          (_, i) => cpu.ainternFrameworkTwice[i]! - cpu.ainternFramework[i]!,
+        ),
+      ),
       calls,
       rounds,
     };
@@ -219,12 +239,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `AI SDK generateText, one tool call per turn, node ${figures.node}, ${figures.cpus} CPUs, ${figures.date}, load average ${figures.loadAverage.start.toFixed(1)} -> ${figures.loadAverage.end.toFixed(1)}, ${figures.rounds} rounds of ${figures.calls} turns: µs per turn, median (range of rounds)\n\n`,
   );
   process.stdout.write(
-    "| measure | CPU | wall | CPU, streamProgress off | CPU, approval framework |\n|---|---|---|---|---|\n",
+    "| measure | CPU | wall | CPU, streamProgress off | CPU, approval framework | CPU, framework judged twice |\n|---|---|---|---|---|---|\n",
   );
   for (const [label, key, digits] of rows) {
-    const cells = [figures.cpu, figures.wall, figures.cpuNoStream, figures.cpuFramework].map((f) =>
-      formatSpread(f[key], digits),
-    );
+    const cells = [
+      figures.cpu,
+      figures.wall,
+      figures.cpuNoStream,
+      figures.cpuFramework,
+      figures.cpuFrameworkTwice,
+    ].map((f) => formatSpread(f[key], digits));
     process.stdout.write(`| ${label} | ${cells.join(" | ")} |\n`);
   }
+  process.stdout.write(
+    `\nframework judged twice − framework on the check, per round: ${formatSpread(figures.frameworkCheckSavesUs, 0)} µs CPU per turn\n`,
+  );
 }

@@ -53,6 +53,8 @@ export {
   type ApproveOptions,
   type ApproveWithModificationsOptions,
   allToolCallStatuses,
+  type CheckCallInput,
+  CheckedCall,
   type Clock,
   canTransition,
   defaultMaxArgumentsBytes,

@@ -6,6 +6,7 @@ export {
   type ApproveWithModificationsOptions,
 } from "./approval-decision.js";
 export type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.js";
+export { CheckedCall } from "./checked-call.js";
 export { type Clock, systemClock } from "./clock.js";
 export { hashToolCallArguments } from "./hash-tool-call-arguments.js";
 export { InvalidDecisionError } from "./invalid-decision-error.js";
@@ -18,6 +19,7 @@ export {
 } from "./parse-tool-calls.js";
 export type {
   ApprovalRequirementDetails,
+  CheckCallInput,
   NeedsApprovalOptions,
   ProcessCallInput,
   ProcessCallResult,

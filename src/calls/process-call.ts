@@ -2,6 +2,7 @@ import type { ToolProgress } from "../context/index.js";
 import type { RiskLevel } from "../core/index.js";
 import type { ToolResult } from "../result/index.js";
 import type { ApprovalDecision, ApprovalDecisionInit } from "./approval-decision.js";
+import type { CheckedCall } from "./checked-call.js";
 import type { ToolCallLifecycle } from "./tool-call-lifecycle.js";
 import type { ToolCallStatus } from "./tool-call-status.js";
 
@@ -37,6 +38,26 @@ export interface ProcessCallInput {
    * applied); a denial by a policy rule still wins over it.
    */
   readonly decision?: ApprovalDecision | ApprovalDecisionInit;
+  /**
+   * What `checkCall` returned for this call, when the front end checked it first (to ask the
+   * person itself when it needs approval). With the same tool, session, call id and `parameters`
+   * object, within a second of the check and once, the call runs on the check's verdict and on
+   * the arguments that were judged, without judging it again; otherwise it is decided as without
+   * it. A check that needed approval is never reused: the call is decided, and asked, again.
+   */
+  readonly checked?: CheckedCall;
+}
+
+/** One call for {@link ToolCallProcessor.checkCall}: judged as `processCall` would judge it. */
+export interface CheckCallInput {
+  /** The tool's id (matched case-insensitively). */
+  readonly toolId: string;
+  /** The arguments; pass this same object to `processCall` to reuse the check. */
+  readonly parameters: unknown;
+  /** The id the call will be processed under (`processCall`'s `callId`). */
+  readonly callId?: string;
+  /** Default the processor's `sessionId`. */
+  readonly sessionId?: string;
 }
 
 /** What {@link ToolCallProcessor.processCall} resolves with. */

@@ -43,10 +43,17 @@ import {
   toolHasSecrets,
   withRequestId,
 } from "./call-identity.js";
+import {
+  CheckedCall,
+  type CheckedCallParts,
+  makeCheckedCall,
+  takeCheckedCall,
+} from "./checked-call.js";
 import { finishFromExecution } from "./execution-to-lifecycle.js";
 import { hashToolCallArguments } from "./hash-tool-call-arguments.js";
 import type {
   ApprovalRequirementDetails,
+  CheckCallInput,
   NeedsApprovalOptions,
   ProcessCallInput,
   ProcessCallResult,
@@ -130,6 +137,11 @@ interface CallScope {
   readonly decideOnly: boolean;
   /** Called with the lifecycle as soon as there is one (a batch shows it while it runs). */
   readonly onLifecycle: (lifecycle: ToolCallLifecycle) => void;
+  /**
+   * The verdict `checkCall` reached on this very request (coerced, assessed, validated) with
+   * `tool`: the call is not judged again while the registry still holds that tool.
+   */
+  readonly checked: { readonly verdict: CallVerdict; readonly tool: Tool } | undefined;
 }
 
 /** What the store or the recorded decisions already know about a call. */
@@ -233,6 +245,7 @@ export class ToolCallProcessor {
       given: undefined,
       decideOnly: false,
       onLifecycle: (lifecycle) => batch.setLifecycle(lifecycle),
+      checked: undefined,
     };
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -265,15 +278,18 @@ export class ToolCallProcessor {
    * ```
    */
   async processCall(input: ProcessCallInput): Promise<ProcessCallResult> {
-    const checked = this.#checkInput(input, "processCall");
-    const request = this.#requestFor(input.toolId, input.parameters, checked.callId);
+    const ids = this.#checkInput(input, "processCall");
+    const reused =
+      input.checked === undefined ? undefined : this.#reusable(input, input.checked, ids);
+    const request = reused?.request ?? this.#requestFor(input.toolId, input.parameters, ids.callId);
     const lifecycle = await this.#handle(request, {
-      sessionId: checked.sessionId,
+      sessionId: ids.sessionId,
       signal: input.signal,
       onProgress: input.onProgress,
       given: toDecision(input.decision, "processCall"),
       decideOnly: false,
       onLifecycle: ignoreLifecycle,
+      checked: reused === undefined ? undefined : { verdict: reused.verdict, tool: reused.tool },
     });
     const result = lifecycleResult(lifecycle, request);
     const answer: { -readonly [K in keyof ProcessCallResult]: ProcessCallResult[K] } = {
@@ -307,25 +323,106 @@ export class ToolCallProcessor {
     options: NeedsApprovalOptions = {},
   ): Promise<false | ApprovalRequirementDetails> {
     const sessionId = checkedSessionId(options?.sessionId) ?? this.sessionId;
-    const tool = this.executor.registry.getTool(toolId);
-    if (tool === undefined || !isJsonObject(parameters)) return false;
+    return (await this.#check(toolId, parameters, sessionId, undefined)).needsApproval;
+  }
+
+  /**
+   * Judges a call as `processCall` would (coercion, risk, validation, the policy with remembered
+   * permissions) and says, as {@link needsApproval} does, whether a person must be asked; the
+   * {@link CheckedCall} it resolves with, passed to `processCall` as `checked`, lets the call
+   * run on this verdict instead of being judged twice. Use it where a front end asks the person
+   * itself and otherwise runs the call at once (an MCP server, an agent framework's approval
+   * hook).
+   *
+   * @example
+   * ```ts
+   * const checked = await processor.checkCall({ toolId: "file-read", parameters, callId, sessionId });
+   * if (checked.needsApproval !== false) return askThePerson(checked.needsApproval);
+   * const answer = await processor.processCall({ toolId: "file-read", parameters, callId, sessionId, checked });
+   * ```
+   */
+  async checkCall(input: CheckCallInput): Promise<CheckedCall> {
+    const ids = this.#checkInput(input, "checkCall");
+    return makeCheckedCall(
+      await this.#check(input.toolId, input.parameters, ids.sessionId, ids.callId),
+    );
+  }
+
+  /** What `needsApproval` and `checkCall` judge. */
+  async #check(
+    toolId: unknown,
+    parameters: unknown,
+    sessionId: string,
+    callId: string | undefined,
+  ): Promise<CheckedCallParts> {
+    const atMs = Date.now();
+    const tool = typeof toolId === "string" ? this.executor.registry.getTool(toolId) : undefined;
+    const notRun = (): CheckedCallParts => ({
+      owner: this,
+      tool,
+      sessionId,
+      callId,
+      sent: parameters,
+      request: undefined,
+      verdict: undefined,
+      atMs,
+      needsApproval: false,
+    });
+    if (tool === undefined || !isJsonObject(parameters)) return notRun();
     // Coerced as processCall coerces ('5' to 5): judged and hashed as the call that will run.
-    const sent = this.#gate.coerce(this.#requestFor(tool.id, parameters, undefined), tool);
+    const sent = this.#gate.coerce(this.#requestFor(tool.id, parameters, callId), tool);
     const request = this.#gate.assess(sent, tool);
-    if (this.#gate.validationProblem(request, tool) !== undefined) return false;
+    if (this.#gate.validationProblem(request, tool) !== undefined) return notRun();
     const verdict = await this.#gate.verdict(
       this.#gate.policyCall(request, tool, request.parameters),
       tool,
       sessionId,
     );
-    if (verdict.kind !== "ask") return false;
     return {
-      reason: verdict.reason,
-      riskLevel: request.riskLevel,
-      summary: request.executionSummary,
-      ...(verdict.warning === undefined ? {} : { warning: verdict.warning }),
-      argumentsHash: hashToolCallArguments(request.parameters),
+      owner: this,
+      tool,
+      sessionId,
+      callId,
+      sent: parameters,
+      atMs,
+      request,
+      verdict,
+      needsApproval:
+        verdict.kind !== "ask"
+          ? false
+          : {
+              reason: verdict.reason,
+              riskLevel: request.riskLevel,
+              summary: request.executionSummary,
+              ...(verdict.warning === undefined ? {} : { warning: verdict.warning }),
+              argumentsHash: hashToolCallArguments(request.parameters),
+            },
     };
+  }
+
+  /** The check `processCall` may run on, or undefined: the call is then judged again. */
+  #reusable(
+    input: ProcessCallInput,
+    checked: unknown,
+    ids: { sessionId: string; callId: string | undefined },
+  ): { request: ToolCallRequest; verdict: CallVerdict; tool: Tool } | undefined {
+    if (!CheckedCall.isInstance(checked)) {
+      throw new InvalidCallInputError(
+        "processCall: checked must be what this processor's checkCall returned",
+      );
+    }
+    const tool =
+      typeof input.toolId === "string" ? this.executor.registry.getTool(input.toolId) : undefined;
+    const parts = takeCheckedCall(checked, {
+      owner: this,
+      tool,
+      sessionId: ids.sessionId,
+      callId: ids.callId,
+      sent: input.parameters,
+    });
+    return parts === undefined || tool === undefined
+      ? undefined
+      : { request: parts.request, verdict: parts.verdict, tool };
   }
 
   /**
@@ -366,6 +463,7 @@ export class ToolCallProcessor {
       given: decision,
       decideOnly: true,
       onLifecycle: ignoreLifecycle,
+      checked: undefined,
     });
     const applied = lifecycle.approvalDecision;
     const approved = lifecycle.status === ToolCallStatus.Approved;
@@ -398,8 +496,12 @@ export class ToolCallProcessor {
 
   /** Claims the call in this process, then handles it; a call already in hand is refused. */
   async #handle(sent: ToolCallRequest, scope: CallScope): Promise<ToolCallLifecycle> {
-    // Coerced first, so a resubmission of the same call is recognised as the same call.
-    const original = this.#gate.coerce(sent, this.executor.registry.getTool(sent.toolId));
+    // Coerced first, so a resubmission of the same call is recognised as the same call (a
+    // checked request was coerced by the check).
+    const original =
+      scope.checked === undefined
+        ? this.#gate.coerce(sent, this.executor.registry.getTool(sent.toolId))
+        : sent;
     const callId = idempotencyKey(original);
     const key = sessionCallKey(scope.sessionId, callId);
     const claims = inProcessClaims(this.#config.store ?? this);
@@ -441,6 +543,8 @@ export class ToolCallProcessor {
     }
 
     const tool = this.executor.registry.getTool(original.toolId);
+    // The check's verdict holds while the registry holds the tool it was reached with.
+    const verdict = scope.checked?.tool === tool ? scope.checked?.verdict : undefined;
     let lifecycle: ToolCallLifecycle;
     if (prior.kind === "approved") {
       // Decided earlier (recordDecision): run it as decided, without asking again.
@@ -449,7 +553,10 @@ export class ToolCallProcessor {
         this.#tracked,
       );
     } else {
-      lifecycle = ToolCallLifecycle.forRequest(this.#gate.assess(original, tool), this.#tracked);
+      lifecycle = ToolCallLifecycle.forRequest(
+        verdict === undefined ? this.#gate.assess(original, tool) : original,
+        this.#tracked,
+      );
     }
     scope.onLifecycle(lifecycle);
     const store = this.#config.store;
@@ -479,7 +586,7 @@ export class ToolCallProcessor {
 
     try {
       if (prior.kind === "none") {
-        const deciding = this.#decide(lifecycle, tool, callId, scope, save, note);
+        const deciding = this.#decide(lifecycle, tool, callId, scope, save, note, verdict);
         const decided = deciding instanceof Promise ? await deciding : deciding;
         if (!decided) return lifecycle;
       }
@@ -570,7 +677,8 @@ export class ToolCallProcessor {
 
   /**
    * Validation, policy and the person's decision; resolves whether the call was approved (the
-   * lifecycle is then Approved; otherwise it ended).
+   * lifecycle is then Approved; otherwise it ended). With `checked`, the verdict `checkCall`
+   * reached on this validated request, only the person's decision (if any) is left.
    */
   #decide(
     lifecycle: ToolCallLifecycle,
@@ -579,6 +687,7 @@ export class ToolCallProcessor {
     scope: CallScope,
     save: () => Promise<void>,
     note: DecisionNote,
+    checked: CallVerdict | undefined,
   ): boolean | Promise<boolean> {
     const request = lifecycle.request;
     if (isAborted(scope.signal)) {
@@ -586,6 +695,9 @@ export class ToolCallProcessor {
       return false;
     }
     lifecycle.startValidation();
+    if (checked !== undefined && tool !== undefined) {
+      return this.#decideOn(checked, lifecycle, tool, callId, scope, save, note);
+    }
     const problem = this.#gate.validationProblem(request, tool);
     if (problem !== undefined || tool === undefined) {
       note.decidedBy = "validation";

@@ -23,6 +23,7 @@ import type { ParameterKindConfig } from "../approval/index.js";
 import {
   ApprovalDecision,
   type ApprovalPromptDetails,
+  type CheckedCall,
   hashToolCallArguments,
   type ProcessCallResult,
   type ToolCallProcessor,
@@ -143,6 +144,12 @@ const headlessHint =
   "To let it run, add an allow rule to aintern.config.json (policy.allow or policy.tools), " +
   "remember an approval with a client that supports elicitation, use a client that can ask you (form elicitation), " +
   "or approve from the web console (aintern mcp --approvals console --console).";
+
+/** A call the pre-check let run unasked: `processCall` runs it on that check, under its id. */
+interface CheckedApproval {
+  readonly call: CheckedCall;
+  readonly callId: string;
+}
 
 /**
  * aintern's tools as an MCP server. Every `tools/call` goes through the processor's `processCall`
@@ -282,6 +289,7 @@ export class AinternMcpServer {
 
     let decision: ApprovalDecision | undefined;
     let callId: string | undefined;
+    let checked: CheckedApproval | undefined;
     const approvals = this.#config.approvals ?? "elicit";
     if (approvals !== "handler") {
       const asked = await this.#approval(
@@ -296,6 +304,7 @@ export class AinternMcpServer {
       if (asked.kind === "ask") return asked.result;
       decision = asked.decision;
       callId = asked.callId;
+      checked = asked.checked;
     }
 
     // The call ends when the client cancels it or the connection closes (listeners removed after:
@@ -306,7 +315,7 @@ export class AinternMcpServer {
     ctx.mcpReq.signal.addEventListener("abort", abort, { once: true });
     connection.closed.signal.addEventListener("abort", abort, { once: true });
     const onProgress = progressSender(ctx, this.#config.onError);
-    const id = callId ?? randomUUID();
+    const id = callId ?? checked?.callId ?? randomUUID();
     // The processor's handler may wait minutes for a person (the console): keep the client's
     // request alive meanwhile, for clients that reset their timeout on progress.
     const stopKeepAlive =
@@ -325,6 +334,8 @@ export class AinternMcpServer {
         signal: controller.signal,
         ...(onProgress === undefined ? {} : { onProgress }),
         ...(decision === undefined ? {} : { decision }),
+        // The pre-check's verdict: the call is not judged a second time.
+        ...(checked === undefined ? {} : { checked: checked.call }),
       });
     } finally {
       stopKeepAlive?.();
@@ -421,7 +432,12 @@ export class AinternMcpServer {
     ctx: ServerContext,
     connection: Connection,
   ): Promise<
-    | { kind: "decided"; decision: ApprovalDecision | undefined; callId?: string }
+    | {
+        kind: "decided";
+        decision: ApprovalDecision | undefined;
+        callId?: string;
+        checked?: CheckedApproval;
+      }
     | { kind: "ask"; result: CallToolResult }
   > {
     const responses = ctx.mcpReq.inputResponses;
@@ -475,8 +491,17 @@ export class AinternMcpServer {
         return { kind: "decided", decision: subject === undefined ? answer : answer.by(subject) };
       }
     }
-    const need = await this.processor.needsApproval(tool.id, parameters, { sessionId });
-    if (need === false) return { kind: "decided", decision: undefined };
+    const checkedId = randomUUID();
+    const check = await this.processor.checkCall({
+      toolId: tool.id,
+      parameters,
+      callId: checkedId,
+      sessionId,
+    });
+    const need = check.needsApproval;
+    if (need === false) {
+      return { kind: "decided", decision: undefined, checked: { call: check, callId: checkedId } };
+    }
     const capabilities = clientCapabilities(ctx, connection.server);
     const pages = this.#config.approvalPages;
     if (mode === "elicit" && pages !== undefined && supportsUrlElicitation(capabilities)) {

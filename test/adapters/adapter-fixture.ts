@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import type { AinternGate } from "../../src/adapters/shared/index.js";
-import { RememberedPermissions } from "../../src/approval/index.js";
+import {
+  ApprovalPolicy,
+  type PolicyCall,
+  type PolicyDecision,
+  RememberedPermissions,
+} from "../../src/approval/index.js";
 import {
   ApprovalDecision,
   type ApprovalHandler,
@@ -38,7 +43,12 @@ export interface AdapterFixture {
 }
 
 export async function makeAdapterFixture(
-  options: { approvalHandler?: ApprovalHandler; sessionId?: string; extraTools?: Tool[] } = {},
+  options: {
+    approvalHandler?: ApprovalHandler;
+    sessionId?: string;
+    extraTools?: Tool[];
+    policy?: ApprovalPolicy;
+  } = {},
 ): Promise<AdapterFixture> {
   const root = mkdtempSync(join(tmpdir(), "aintern-adapter-"));
   const workspace = join(root, "workspace");
@@ -99,6 +109,7 @@ export async function makeAdapterFixture(
     workspacePath: workspace,
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(options.approvalHandler === undefined ? {} : { approvalHandler: options.approvalHandler }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
   });
   return {
     root: workspace,
@@ -142,4 +153,13 @@ export function personAtHandler(asked: string[], approve: ApproveOptions = {}): 
         : ApprovalDecision.approve(approve).bindTo(request);
     },
   };
+}
+
+/** The default policy, counting how often it decides (a call judged twice counts twice). */
+export class CountingPolicy extends ApprovalPolicy {
+  decisions = 0;
+  override decide(call: PolicyCall): PolicyDecision {
+    this.decisions++;
+    return super.decide(call);
+  }
 }

@@ -6,6 +6,7 @@ import { ToolProgress } from "../../src/context/index.js";
 import {
   type AdapterFixture,
   auditSummary,
+  CountingPolicy,
   makeAdapterFixture,
   personAtHandler,
 } from "./adapter-fixture.js";
@@ -149,6 +150,32 @@ export function aiSdkAdapterSuite(sdk: AiSdkBinding): void {
           "terminal-execute denied",
         ]),
       );
+    });
+
+    it("judges a call it lets run once: execute runs on needsApproval's check, audited as the policy's", async () => {
+      await fixture.close();
+      const policy = new CountingPolicy();
+      fixture = await makeAdapterFixture({ sessionId, policy });
+      const tools = toAiSdkTools(fixture.processor, { approval: "framework", sessionId });
+      const read = (id: string) =>
+        toolCallsAnswer([
+          { toolCallId: id, toolName: "file-read", input: JSON.stringify({ path: "src/app.ts" }) },
+        ]);
+      const generate = sdk.generate([read("r1"), textAnswer("one"), read("r2"), textAnswer("two")]);
+      const first = await generate(tools, { prompt: "read it" });
+      expect(first.text).toBe("one");
+      expect(outputsById(first.responseMessages).get("r1")).toEqual({
+        type: "text",
+        value: expect.stringContaining("answer = 42"),
+      });
+      expect(policy.decisions).toBe(1);
+      await generate(tools, { prompt: "read it again" });
+      expect(policy.decisions).toBe(2);
+      const rows = await fixture.audit();
+      expect(rows.map((r) => [r.callId, r.status, r.decision, r.decidedBy])).toEqual([
+        ["r1", "completed", "approved", "policy"],
+        ["r2", "completed", "approved", "policy"],
+      ]);
     });
 
     it("honours an approval remembered for the session on the next turn: the call runs unasked", async () => {

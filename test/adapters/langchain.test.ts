@@ -13,6 +13,7 @@ import { ApprovalDecision } from "../../src/calls/index.js";
 import {
   type AdapterFixture,
   auditSummary,
+  CountingPolicy,
   makeAdapterFixture,
   mixedTurn,
   personAtHandler,
@@ -180,6 +181,31 @@ describe("LangChain: a call to a tool the agent does not have", () => {
 });
 
 describe("LangChain: approval through LangGraph's interrupt()", () => {
+  it("judges a call it lets run once: processCall runs on the check that found no one need be asked, audited as the policy's", async () => {
+    const policy = new CountingPolicy();
+    fixture = await makeAdapterFixture({ sessionId: "session-lg", policy });
+    const model = new ScriptedChatModel([
+      calls([["r1", "file-read", { path: "src/app.ts" }]]),
+      new AIMessage("read"),
+    ]);
+    const agent = createAgent({
+      model,
+      tools: toLangChainTools(fixture.processor, { approval: "interrupt" }),
+      checkpointer: new MemorySaver(),
+    });
+    const result = await agent.invoke(
+      { messages: [{ role: "user", content: "read it" }] },
+      { configurable: { thread_id: "t-read" } },
+    );
+    expect(result.__interrupt__ ?? []).toHaveLength(0);
+    expect(String(toolMessages(result.messages).get("r1")?.content)).toContain("answer = 42");
+    expect(policy.decisions).toBe(1);
+    const rows = await fixture.audit();
+    expect(rows.map((r) => [r.callId, r.status, r.decision, r.decidedBy])).toEqual([
+      ["r1", "completed", "approved", "policy"],
+    ]);
+  });
+
   it("stops the graph with aintern's request (Critical warning included), takes the resumed answer as the decision, audits the denial; a remembered approval does not interrupt next turn", async () => {
     fixture = await makeAdapterFixture({ sessionId: "session-lg" });
     const model = new ScriptedChatModel([

@@ -21,6 +21,7 @@ import { defineTool } from "../../src/tools/index.js";
 import {
   type AdapterFixture,
   auditSummary,
+  CountingPolicy,
   makeAdapterFixture,
   mixedTurn,
   personAtHandler,
@@ -118,6 +119,30 @@ describe("OpenAI Agents: toAgentsTools", () => {
     ]);
     expect(tools.toolIds.get("file_read")).toBe("file-read");
     expect(tools.toolIds.get("terminal_execute")).toBe("terminal-execute");
+  });
+
+  it("judges a call it lets run once with the SDK's approvals: execute runs on needsApproval's check, audited as the policy's", async () => {
+    await fixture.close();
+    const policy = new CountingPolicy();
+    fixture = await makeAdapterFixture({ sessionId: "session-agents", policy });
+    const model = new ScriptedModel([
+      calls([["call-read", "file_read", { path: "src/app.ts" }]]),
+      text("done"),
+    ]);
+    const agent = new Agent({
+      name: "dev",
+      instructions: "Use the tools.",
+      model,
+      tools: toAgentsTools(fixture.processor, { approval: "framework" }),
+    });
+    const result = await run(agent, "read it");
+    expect(result.interruptions).toEqual([]);
+    expect(outputs(result.newItems).get("call-read")).toContain("answer = 42");
+    expect(policy.decisions).toBe(1);
+    const rows = await fixture.audit();
+    expect(rows.map((r) => [r.callId, r.status, r.decision, r.decidedBy])).toEqual([
+      ["call-read", "completed", "approved", "policy"],
+    ]);
   });
 
   it("runs a mixed-risk turn with the SDK's approvals: Safe runs, Medium and Critical interrupt, the rejection is recorded, bad arguments and a path escape get aintern's messages, all audited; alwaysApprove is remembered for the next turn", async () => {

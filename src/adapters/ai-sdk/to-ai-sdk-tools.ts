@@ -2,6 +2,7 @@ import { dynamicTool, jsonSchema, type ModelMessage, type ToolSet } from "ai";
 import type { Tool as AinternTool } from "../../tools/index.js";
 import {
   type AinternGate,
+  PendingChecks,
   progressReport,
   progressThenResult,
   selectTools,
@@ -59,12 +60,11 @@ export function toAiSdkTools(processor: AinternGate, options: AiSdkToolsOptions 
   const mode = options.approval ?? "inline";
   const streamProgress = options.streamProgress ?? true;
   const set: ToolSet = Object.create(null);
+  const flow: Flow = { processor, mode, sessionId, streamProgress, checks: new PendingChecks() };
   for (const tool of selectTools(processor, options.tools)) {
-    set[tool.id] = aiSdkTool(processor, tool.id, describe(tool), mode, sessionId, streamProgress);
+    set[tool.id] = aiSdkTool(flow, tool.id, describe(tool));
   }
-  return withUnknownToolFallback(set, (name) =>
-    aiSdkTool(processor, name, unknownToolSource(name), mode, sessionId, streamProgress),
-  );
+  return withUnknownToolFallback(set, (name) => aiSdkTool(flow, name, unknownToolSource(name)));
 }
 
 /** What the adapter reads of the AI SDK's per-call options (the same in AI SDK 6 and 7). */
@@ -72,6 +72,16 @@ interface CallOptions {
   readonly toolCallId: string;
   readonly messages: readonly ModelMessage[];
   readonly abortSignal?: AbortSignal | undefined;
+}
+
+/** What every tool of one set shares. */
+interface Flow {
+  readonly processor: AinternGate;
+  readonly mode: AiSdkApprovalMode;
+  readonly sessionId: string;
+  readonly streamProgress: boolean;
+  /** `needsApproval`'s checks of calls it let run, for their `execute` (framework mode). */
+  readonly checks: PendingChecks;
 }
 
 interface ToolSource {
@@ -90,15 +100,11 @@ function unknownToolSource(name: string): ToolSource {
   };
 }
 
-function aiSdkTool(
-  processor: AinternGate,
-  toolId: string,
-  source: ToolSource,
-  mode: AiSdkApprovalMode,
-  sessionId: string,
-  streamProgress: boolean,
-): ToolSet[string] {
+function aiSdkTool(flow: Flow, toolId: string, source: ToolSource): ToolSet[string] {
+  const { processor, mode, sessionId, streamProgress, checks } = flow;
   const run = (input: unknown, options: CallOptions) => {
+    // The check `needsApproval` made of this very call: the call is not judged again.
+    const checked = mode === "framework" ? checks.take(options.toolCallId, input) : undefined;
     const base = {
       toolId,
       parameters: input,
@@ -106,6 +112,7 @@ function aiSdkTool(
       sessionId,
       ...(options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
       ...(mode === "framework" ? frameworkDecision(processor, sessionId, options) : {}),
+      ...(checked === undefined ? {} : { checked: checked.checked }),
     };
     if (!streamProgress) {
       return processor.processCall(base).then(toolResultOutput);
@@ -135,7 +142,19 @@ function aiSdkTool(
             // resuming; otherwise a permission remembered meanwhile would turn the approval into
             // a denial.
             if (wasApprovalRequested(options.messages, options.toolCallId)) return true;
-            return (await processor.needsApproval(toolId, input, { sessionId })) !== false;
+            if (processor.checkCall === undefined) {
+              return (await processor.needsApproval(toolId, input, { sessionId })) !== false;
+            }
+            const callId = options.toolCallId;
+            const checked = await processor.checkCall({
+              toolId,
+              parameters: input,
+              callId,
+              sessionId,
+            });
+            if (checked.needsApproval !== false) return true;
+            checks.keep(callId, input, { checked, parameters: input });
+            return false;
           },
         }
       : {}),

@@ -10,6 +10,7 @@ import {
 import type { Tool as AinternTool } from "../../tools/index.js";
 import {
   type AinternGate,
+  type CheckedCall,
   type ProcessCallResult,
   type ProgressReport,
   progressReport,
@@ -112,15 +113,18 @@ export class AinternLangChainTool extends DynamicStructuredTool<
         config?: ToolRunnableConfig,
       ): AsyncGenerator<AinternToolEvent, ToolMessage> {
         const toolCallId = config?.toolCall?.id;
-        const decision =
+        const asked =
           approval === "interrupt"
             ? await askByInterrupt(processor, source.id, input, sessionId, toolCallId)
             : undefined;
+        const decision = asked?.decision;
         for await (const item of progressThenResult((onProgress) =>
           processor.processCall({
             ...callOf(input, toolCallId, config?.signal),
             onProgress,
             ...(decision === undefined ? {} : { decision }),
+            // The check that found no one need be asked: the call is not judged again.
+            ...(asked?.checked === undefined ? {} : { checked: asked.checked }),
           }),
         )) {
           if (item.kind === "result") return answer(item.result, toolCallId);
@@ -151,7 +155,8 @@ export class AinternLangChainTool extends DynamicStructuredTool<
 /**
  * Asks through LangGraph's `interrupt()` when aintern's policy wants a person: the first run of
  * the tool stops the graph there; when it is resumed, `interrupt()` returns the person's answer,
- * which becomes the call's decision. Undefined when no one needs asking.
+ * which becomes the call's decision. No decision when no one needs asking: then the check that
+ * found so, for `processCall` to run the call on.
  */
 async function askByInterrupt(
   processor: AinternGate,
@@ -159,9 +164,21 @@ async function askByInterrupt(
   input: unknown,
   sessionId: string,
   toolCallId: string | undefined,
-): Promise<AinternApprovalAnswer | undefined> {
-  const need = await processor.needsApproval(toolId, input, { sessionId });
-  if (need === false) return undefined;
+): Promise<{ decision?: AinternApprovalAnswer; checked?: CheckedCall }> {
+  let need: Awaited<ReturnType<AinternGate["needsApproval"]>>;
+  if (processor.checkCall === undefined) {
+    need = await processor.needsApproval(toolId, input, { sessionId });
+    if (need === false) return {};
+  } else {
+    const checked = await processor.checkCall({
+      toolId,
+      parameters: input,
+      sessionId,
+      ...(toolCallId === undefined ? {} : { callId: toolCallId }),
+    });
+    need = checked.needsApproval;
+    if (need === false) return { checked };
+  }
   // Loaded only here, so aintern/langchain does not need LangGraph unless this mode is used.
   const { interrupt } = await import("@langchain/langgraph");
   const request: AinternApprovalRequest = {
@@ -174,7 +191,7 @@ async function askByInterrupt(
     summary: need.summary,
     ...(need.warning === undefined ? {} : { warning: need.warning }),
   };
-  return approvalAnswerOf(interrupt<AinternApprovalRequest, unknown>(request));
+  return { decision: approvalAnswerOf(interrupt<AinternApprovalRequest, unknown>(request)) };
 }
 
 /** The resume value as a decision; anything that is not a clear approval denies. */

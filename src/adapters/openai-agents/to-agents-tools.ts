@@ -2,7 +2,12 @@ import { type JsonSchemaDefinition, type RunContext, type Tool, tool } from "@op
 import { isJsonObject } from "../../core/index.js";
 import { dropStrictModeNulls, InvalidSchemaError, toStrictJsonSchema } from "../../schema/index.js";
 import type { Tool as AinternTool } from "../../tools/index.js";
-import { type AinternGate, selectTools, takeDecisionRecorded } from "../shared/index.js";
+import {
+  type AinternGate,
+  PendingChecks,
+  selectTools,
+  takeDecisionRecorded,
+} from "../shared/index.js";
 import { agentsToolNames } from "./agents-tool-names.js";
 import { bindAgentsTool } from "./agents-tool-registry.js";
 import { type AgentsRunOptions, agentsRunOptions } from "./agents-unknown-tool.js";
@@ -78,6 +83,9 @@ export function toAgentsTools(
   const sessionId = options.sessionId ?? processor.sessionId;
   const mode = options.approval ?? "inline";
   const selected = selectTools(processor, options.tools);
+  // The SDK parses the call's arguments again for `execute`: a check is reused for arguments
+  // equal to those it judged (the same text parsed twice), never for others.
+  const checks = new PendingChecks(sameJson);
   const byId = new Map(selected.map((t) => [t.id, t]));
   const names = agentsToolNames(selected.map((t) => t.id));
   const tools: Tool<unknown>[] = [];
@@ -95,24 +103,37 @@ export function toAgentsTools(
       details?: { toolCall?: { callId: string }; signal?: AbortSignal },
     ): Promise<string> => {
       const callId = details?.toolCall?.callId;
+      // The check `needsApproval` made of this call: the call is not judged again.
+      const check =
+        mode === "framework" && callId !== undefined ? checks.take(callId, input) : undefined;
       const result = await processor.processCall({
         toolId,
-        parameters: parametersOf(input),
+        parameters: check === undefined ? parametersOf(input) : check.parameters,
         sessionId,
         ...(callId === undefined ? {} : { callId }),
         ...(details?.signal === undefined ? {} : { signal: details.signal }),
         ...(mode === "framework" && callId !== undefined
           ? frameworkDecision(processor, sessionId, name, callId, runContext)
           : {}),
+        ...(check === undefined ? {} : { checked: check.checked }),
       });
       return result.content;
     };
     const needsApproval = async (
       _runContext: RunContext<unknown>,
       input: unknown,
-    ): Promise<boolean> =>
-      mode === "framework" &&
-      (await processor.needsApproval(toolId, parametersOf(input), { sessionId })) !== false;
+      callId?: string,
+    ): Promise<boolean> => {
+      if (mode !== "framework") return false;
+      const parameters = parametersOf(input);
+      if (processor.checkCall === undefined || callId === undefined) {
+        return (await processor.needsApproval(toolId, parameters, { sessionId })) !== false;
+      }
+      const checked = await processor.checkCall({ toolId, parameters, callId, sessionId });
+      if (checked.needsApproval !== false) return true;
+      checks.keep(callId, input, { checked, parameters });
+      return false;
+    };
     tools.push(
       strictSchema === undefined
         ? tool({
@@ -191,4 +212,14 @@ function frameworkDecision(
   return Array.isArray(approved) && approved.includes(callId)
     ? { decision: { approved: true } }
     : {};
+}
+
+/** Whether two parsed argument values are the same JSON (the same text parsed twice). */
+function sameJson(kept: unknown, given: unknown): boolean {
+  if (kept === given) return true;
+  try {
+    return JSON.stringify(kept) === JSON.stringify(given);
+  } catch {
+    return false;
+  }
 }

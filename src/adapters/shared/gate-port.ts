@@ -1,5 +1,7 @@
 import type {
   ApprovalRequirementDetails,
+  CheckCallInput,
+  CheckedCall,
   NeedsApprovalOptions,
   ProcessCallInput,
   ProcessCallResult,
@@ -10,6 +12,8 @@ import type { Tool } from "../../tools/index.js";
 
 export type {
   ApprovalRequirementDetails,
+  CheckCallInput,
+  CheckedCall,
   NeedsApprovalOptions,
   ProcessCallInput,
   ProcessCallResult,
@@ -35,6 +39,11 @@ export interface AinternGate {
     parameters: unknown,
     options?: NeedsApprovalOptions,
   ): Promise<ApprovalRequirementDetails | false>;
+  /**
+   * `needsApproval` whose verdict `processCall` can reuse (`checked`), so a call the framework
+   * lets run is judged once. Optional: without it the adapters ask `needsApproval`.
+   */
+  checkCall?(input: CheckCallInput): Promise<CheckedCall>;
   /** Records a decision made in the framework's own approval flow (audited, remembered). */
   recordDecision(input: RecordDecisionInput): Promise<RecordedDecision>;
 }

@@ -1,12 +1,15 @@
 export type {
   AinternGate,
   ApprovalRequirementDetails,
+  CheckCallInput,
+  CheckedCall,
   NeedsApprovalOptions,
   ProcessCallInput,
   ProcessCallResult,
   RecordDecisionInput,
   RecordedDecision,
 } from "./gate-port.js";
+export { type PendingCheck, PendingChecks } from "./pending-checks.js";
 export { type ProgressReport, progressReport, progressThenResult } from "./progress-stream.js";
 export {
   isDecisionRecorded,
