@@ -6,6 +6,8 @@ import {
   PathOutsideWorkspaceError,
   type ToolExecutionContext,
 } from "../context/index.js";
+// Deep import on purpose: the resolved root is the path guard's own, not public API.
+import { realWorkspaceRoot } from "../context/workspace-path.js";
 import { AinternError, ToolErrorCode } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
 
@@ -33,7 +35,9 @@ export function resolveInWorkspace(
   path: string,
 ): { readonly real: string; readonly rootReal: string; readonly relative: string } {
   const real = context.resolvePath(path);
-  const rootReal = context.resolvePath(".");
+  // The boundary `real` was just checked against (resolved once per process), rather than a
+  // second resolution of the root for every call.
+  const rootReal = realWorkspaceRoot(context.workspacePath as string);
   return { real, rootReal, relative: toWorkspaceRelative(rootReal, real) };
 }
 

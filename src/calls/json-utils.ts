@@ -1,6 +1,6 @@
-import type { JsonObject, JsonValue } from "../core/index.js";
 // Deep import on purpose: marking a value as checked, frozen JSON must not be public API.
 import { noteFrozenJson } from "../context/freeze-json.js";
+import type { JsonObject, JsonValue } from "../core/index.js";
 
 /**
  * JSON text with object keys sorted (by UTF-16 code units) and no whitespace, so equal values

@@ -42,13 +42,14 @@ const rootCacheSize = 64;
 const resolvedRoots = new Map<string, string>();
 
 /**
- * The workspace root, absolute and symlink-resolved; throws when it is not a directory.
+ * The workspace root, absolute and symlink-resolved; throws when it is not a directory: the
+ * boundary every path of the workspace is checked against.
  *
  * A root is resolved once per process and then kept: a call resolves the root as many as five
  * times (policy, context, tool), and the boundary should not move while a process runs. A root
  * later swapped for a symlink to somewhere else keeps the boundary it had.
  */
-function realWorkspaceRoot(workspaceRoot: string): string {
+export function realWorkspaceRoot(workspaceRoot: string): string {
   const known = resolvedRoots.get(workspaceRoot);
   if (known !== undefined) return known;
   const real = resolveWorkspaceRoot(workspaceRoot);

@@ -307,13 +307,9 @@ export class AinternMcpServer {
       checked = asked.checked;
     }
 
-    // The call ends when the client cancels it or the connection closes (listeners removed after:
-    // a long connection must not collect one per call).
-    const controller = new AbortController();
-    const abort = (): void => controller.abort();
-    if (ctx.mcpReq.signal.aborted || connection.closed.signal.aborted) controller.abort();
-    ctx.mcpReq.signal.addEventListener("abort", abort, { once: true });
-    connection.closed.signal.addEventListener("abort", abort, { once: true });
+    // The call ends when the client cancels it or the connection closes: the SDK aborts the
+    // request's signal on both (notifications/cancelled, and its close of every request in flight).
+    const signal = ctx.mcpReq.signal;
     const onProgress = progressSender(ctx, this.#config.onError);
     const id = callId ?? checked?.callId ?? randomUUID();
     // The processor's handler may wait minutes for a person (the console): keep the client's
@@ -331,7 +327,7 @@ export class AinternMcpServer {
         parameters,
         callId: id,
         sessionId,
-        signal: controller.signal,
+        signal,
         ...(onProgress === undefined ? {} : { onProgress }),
         ...(decision === undefined ? {} : { decision }),
         // The pre-check's verdict: the call is not judged a second time.
@@ -339,8 +335,6 @@ export class AinternMcpServer {
       });
     } finally {
       stopKeepAlive?.();
-      ctx.mcpReq.signal.removeEventListener("abort", abort);
-      connection.closed.signal.removeEventListener("abort", abort);
       // The console's page of this call is done: its client hears so before the result.
       if (callId !== undefined) await this.#pagesSent.done(callId);
     }
