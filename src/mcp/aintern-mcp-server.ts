@@ -32,6 +32,7 @@ import {
 } from "../calls/index.js";
 import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
+import { toJsonSafeView } from "../result/index.js";
 import type { Tool } from "../tools/index.js";
 import { coerceScalarParameters } from "../validation/index.js";
 import { approvalForm, decisionFromAnswer } from "./approval-form.js";
@@ -605,8 +606,9 @@ export function toCallToolResult(
           }),
     };
   }
-  // The data as JSON (dates as strings, no functions), as the result serializes it.
-  const data = result.result.hasData ? result.result.toJSON().data : undefined;
+  // The data as JSON (dates as strings, no functions), as the result serializes it; plain data
+  // as it is, without a copy.
+  const data = result.result.hasData ? toJsonSafeView(result.result.data) : undefined;
   return {
     content,
     ...(data === undefined
