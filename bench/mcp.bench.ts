@@ -190,8 +190,12 @@ export async function run(): Promise<boolean> {
         parameters: readParameters,
         workspacePath: workspace,
       }),
-    "processor.needsApproval (the server's pre-check)": () =>
-      runtime.processor.needsApproval(fileRead.id, readParameters, { sessionId: "bench" }),
+    "processor.checkCall (the server's pre-check)": () =>
+      runtime.processor.checkCall({
+        toolId: fileRead.id,
+        parameters: readParameters,
+        sessionId: "bench",
+      }),
     "processor.processCall, audited": () =>
       runtime.processor.processCall({ toolId: fileRead.id, parameters: readParameters }),
     "official: validatePath + readFileContent": async () =>
