@@ -94,7 +94,8 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
   #stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
-    this.#last = undefined;
+    // The counters seen last are kept: the next start compares with them, so a change made while
+    // no one listened (a waiter between two waits, reading the row) still wakes the next watcher.
     // The LISTEN connection stays open until close(): a waiter that comes next must not miss a
     // NOTIFY sent while it would be connecting again.
     if (this.#closed) {
@@ -149,9 +150,9 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
       const last = this.#last;
       this.#last = now;
       if (last === undefined) {
-        // The first look after the feed (re)started is only a baseline: another process's change
-        // made between a watcher's own read and this look would otherwise wake no one. Every
-        // watcher reads again instead.
+        // The feed's very first look has nothing to compare with: a change another process made
+        // between the first watcher's own read and this look would wake no one. The watchers
+        // read again instead (once in the feed's life: later starts compare with what was seen).
         this.#emit("approvals");
         this.#emit("executions");
         return;

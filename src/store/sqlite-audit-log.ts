@@ -85,9 +85,10 @@ export function sqliteInsertSql(schema: string, verb = "INSERT"): string {
  * for that recovery and is reported as a process warning ({@link AUDIT_INSERT_FAILED_WARNING}).
  * A row the journal cannot take (a full disk) is committed directly, as before.
  *
- * Commits run synchronously in a microtask on the connection Kysely also uses. Code sharing the
- * connection must therefore not hold a Kysely transaction open across an `await` (the audit
- * insert would join it); use better-sqlite3's synchronous `db.transaction` instead.
+ * Commits run synchronously (in a microtask, the write-behind timer or a read) on the connection
+ * Kysely also uses. Code sharing the connection must therefore not hold a Kysely transaction open
+ * across an `await` (the audit insert would join it); use better-sqlite3's synchronous
+ * `db.transaction` instead.
  */
 export class SqliteAuditLog extends AuditLogBase {
   readonly #database: BetterSqlite3.Database;

@@ -49,4 +49,61 @@ describe("the console tables' change feed", () => {
       other.close();
     }
   });
+
+  it("wakes a watcher for a change made while no one listened, and not again for the same one", async () => {
+    const place = target.place();
+    const store = await place.open();
+    const row = await store.approvals.open({
+      callKey: "call-2",
+      requestId: "req-2",
+      argumentsHash: "hash-2",
+      sessionId: "s-2",
+      request: {
+        id: "req-2",
+        toolId: "file-write",
+        toolName: "Write File",
+        parameters: { path: "b.txt" },
+        riskLevel: RiskLevel.Medium,
+        executionSummary: "Write",
+        warnings: [],
+        requestedAt: new Date(),
+      },
+      details: { reason: "Medium Risk calls need approval", round: 1 },
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const other = new Database(place.url.slice("sqlite:".length));
+    const until = async (done: () => boolean): Promise<void> => {
+      const deadline = Date.now() + 2_000;
+      while (!done() && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    try {
+      // A first watcher sees the feed start, then leaves: no one listens.
+      const first: string[] = [];
+      const stopFirst = store.approvals.watch((change) => first.push(change));
+      await until(() => first.length > 0);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      stopFirst();
+      other
+        .prepare(
+          `UPDATE ${place.schema}_pending_approvals SET changed_seq = changed_seq + 1000 WHERE id = ?`,
+        )
+        .run(row.id);
+      // The next watcher hears of the change made in the gap, once.
+      const second: string[] = [];
+      const stopSecond = store.approvals.watch((change) => second.push(change));
+      await until(() => second.includes("approvals"));
+      expect(second.filter((c) => c === "approvals")).toHaveLength(1);
+      stopSecond();
+      // A third watcher with nothing new hears nothing: leaving and coming back does not loop.
+      const third: string[] = [];
+      const stopThird = store.approvals.watch((change) => third.push(change));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      stopThird();
+      expect(third).toEqual([]);
+    } finally {
+      other.close();
+    }
+  });
 });
