@@ -92,7 +92,13 @@ describe("an MCP client's calls approved in the console, in a browser", { timeou
     // Asked once: the second call ran on the session's remembered approval.
     const rows = await store.approvals.list({});
     expect(rows.filter((r) => r.request.parameters.path === "from-browser")).toHaveLength(1);
-    const audit = await store.audit.query({ toolName: "touch" });
+    // The server writes its rows ahead to its journal and inserts them within 20 ms: this process
+    // reads the table, so it may see the second row a moment after the answer.
+    let audit = await store.audit.query({ toolName: "touch" });
+    for (let wait = 0; audit.entries.length < 2 && wait < 100; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      audit = await store.audit.query({ toolName: "touch" });
+    }
     expect(audit.entries.map((e) => e.decidedBy).sort()).toEqual(["Ada Reviewer", "remembered"]);
   });
 
