@@ -1,8 +1,30 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { PendingApprovalStatus } from "../../src/console/index.js";
+import { type NewPendingApproval, PendingApprovalStatus } from "../../src/console/index.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { sqliteTarget, useStoreTarget } from "./store-targets.js";
+
+/** A call waiting for a person's approval, `n` telling calls apart. */
+function pendingCall(n: string): NewPendingApproval {
+  return {
+    callKey: `call-${n}`,
+    requestId: `req-${n}`,
+    argumentsHash: `hash-${n}`,
+    sessionId: `s-${n}`,
+    request: {
+      id: `req-${n}`,
+      toolId: "file-write",
+      toolName: "Write File",
+      parameters: { path: `${n}.txt` },
+      riskLevel: RiskLevel.Medium,
+      executionSummary: "Write",
+      warnings: [],
+      requestedAt: new Date(),
+    },
+    details: { reason: "Medium Risk calls need approval", round: 1 },
+    expiresAt: new Date(Date.now() + 60_000),
+  };
+}
 
 describe("the console tables' change feed", () => {
   const target = useStoreTarget(sqliteTarget);
@@ -10,24 +32,7 @@ describe("the console tables' change feed", () => {
   it("tells a new watcher of another process's change made before the feed's first look", async () => {
     const place = target.place();
     const store = await place.open();
-    const row = await store.approvals.open({
-      callKey: "call-1",
-      requestId: "req-1",
-      argumentsHash: "hash-1",
-      sessionId: "s-1",
-      request: {
-        id: "req-1",
-        toolId: "file-write",
-        toolName: "Write File",
-        parameters: { path: "a.txt" },
-        riskLevel: RiskLevel.Medium,
-        executionSummary: "Write",
-        warnings: [],
-        requestedAt: new Date(),
-      },
-      details: { reason: "Medium Risk calls need approval", round: 1 },
-      expiresAt: new Date(Date.now() + 60_000),
-    });
+    const row = await store.approvals.open(pendingCall("1"));
     // Another process: its own connection, whose writes this store hears of only by polling.
     const other = new Database(place.url.slice("sqlite:".length));
     const heard: string[] = [];
@@ -53,24 +58,7 @@ describe("the console tables' change feed", () => {
   it("wakes a watcher for a change made while no one listened, and not again for the same one", async () => {
     const place = target.place();
     const store = await place.open();
-    const row = await store.approvals.open({
-      callKey: "call-2",
-      requestId: "req-2",
-      argumentsHash: "hash-2",
-      sessionId: "s-2",
-      request: {
-        id: "req-2",
-        toolId: "file-write",
-        toolName: "Write File",
-        parameters: { path: "b.txt" },
-        riskLevel: RiskLevel.Medium,
-        executionSummary: "Write",
-        warnings: [],
-        requestedAt: new Date(),
-      },
-      details: { reason: "Medium Risk calls need approval", round: 1 },
-      expiresAt: new Date(Date.now() + 60_000),
-    });
+    const row = await store.approvals.open(pendingCall("2"));
     const other = new Database(place.url.slice("sqlite:".length));
     const until = async (done: () => boolean): Promise<void> => {
       const deadline = Date.now() + 2_000;
