@@ -16,6 +16,11 @@ export const MAX_CACHED_GLOB_MATCHERS = 512;
 
 const cache = new Map<string, GlobMatcher>();
 let compiled = 0;
+/**
+ * Matchers of frozen pattern lists, by the list itself (a list that cannot change needs no key
+ * text built from it on every call), then by the options' key.
+ */
+const byFrozenList = new WeakMap<readonly string[], Map<string, GlobMatcher>>();
 
 /**
  * The picomatch matcher of `patterns` (any one matching), compiled once and reused: compiling
@@ -26,6 +31,27 @@ let compiled = 0;
  * from remembered grants cannot grow it without end.
  */
 export function globMatcher(
+  patterns: string | readonly string[],
+  options: GlobMatchOptions,
+): GlobMatcher {
+  if (typeof patterns !== "string" && Object.isFrozen(patterns)) {
+    const optionsKey = `${options.dot ? 1 : 0}${options.nocase ? 1 : 0}`;
+    let known = byFrozenList.get(patterns);
+    const found = known?.get(optionsKey);
+    if (found !== undefined) return found;
+    const matcher = keyedMatcher(patterns, options);
+    if (known === undefined) {
+      known = new Map();
+      byFrozenList.set(patterns, known);
+    }
+    known.set(optionsKey, matcher);
+    return matcher;
+  }
+  return keyedMatcher(patterns, options);
+}
+
+/** {@link globMatcher} through the bounded cache keyed by the patterns' text. */
+function keyedMatcher(
   patterns: string | readonly string[],
   options: GlobMatchOptions,
 ): GlobMatcher {

@@ -154,7 +154,11 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       const inside = relative(workspacePath, config.file);
       if (!inside.startsWith("..") && !isAbsolute(inside)) protectedPaths.push(inside);
     }
-    const policy = new ApprovalPolicy({ ...config.policy, protectedPaths });
+    // Frozen: the policy's matcher for them is then found without building a key on every call.
+    const policy = new ApprovalPolicy({
+      ...config.policy,
+      protectedPaths: Object.freeze(protectedPaths),
+    });
     const permissions = new RememberedPermissions({ store: store.permissions });
     const executor = new ToolExecutor({
       registry,

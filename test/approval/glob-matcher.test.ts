@@ -70,4 +70,24 @@ describe("globMatcher", () => {
     for (let i = 0; i < 50; i++) expect(policy.decide(call).kind).toBe("allow");
     expect(globCompileCount()).toBe(before + 2);
   });
+
+  it("finds a frozen list's matcher by the list itself, and still sees a mutable list's changes", () => {
+    const options = { dot: true, nocase: true };
+    const frozen = Object.freeze(["secret-a/**", "*.pem"]);
+    const first = globMatcher(frozen, options);
+    const before = globCompileCount();
+    expect(globMatcher(frozen, options)).toBe(first);
+    expect(globCompileCount()).toBe(before);
+    expect(first("secret-a/x")).toBe(true);
+    expect(first("KEY.PEM")).toBe(true);
+    expect(first("src/a.ts")).toBe(false);
+    // Other options are another matcher of the same list.
+    expect(globMatcher(frozen, { dot: false, nocase: false })("KEY.PEM")).toBe(false);
+
+    const mutable = ["secret-b/**"];
+    expect(globMatcher(mutable, options)("secret-c/x")).toBe(false);
+    mutable.push("secret-c/**");
+    expect(globMatcher(mutable, options)("secret-c/x")).toBe(true);
+  });
 });
+
