@@ -90,4 +90,3 @@ describe("globMatcher", () => {
     expect(globMatcher(mutable, options)("secret-c/x")).toBe(true);
   });
 });
-
