@@ -133,8 +133,11 @@ describe("ToolExecutor with a SQLite audit log: one row per execution, durable w
     );
     await run("timeout", executor.execute({ toolName: "slow" }, { timeoutMs: 10 }));
     await run("stubborn timeout", executor.execute({ toolName: "stubborn" }, { timeoutMs: 10 }));
+    // Cancelled once its tool runs (approved by then): executing alone may still be before that.
+    const slow = executor.registry.getTool("slow") as MockTool;
+    const slowRuns = slow.executedParameters.length;
     const cancelling = executor.execute({ toolName: "slow" }, { executionId: "to-cancel" });
-    await waitFor(() => executor.isExecuting("to-cancel"));
+    await waitFor(() => slow.executedParameters.length > slowRuns);
     executor.cancel("to-cancel");
     await run("cancelled", cancelling);
     await run(
