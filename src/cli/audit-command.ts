@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { riskLevelName } from "../core/index.js";
+import { replaceControlCharacters, riskLevelName } from "../core/index.js";
 import {
   type AuditEntry,
   type AuditFilter,
@@ -90,7 +90,7 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     if (format === "csv") out(`${csvColumns.join(",")}\n`);
     if (format === "table") out(`${tableHeader()}\n`);
     const rows = values.follow === true ? [...page.entries].reverse() : page.entries;
-    for (const row of rows) out(`${formatRow(row, format, risks)}\n`);
+    for (const row of rows) out(`${formatAuditRow(row, format, risks)}\n`);
     if (values.follow !== true) return 0;
 
     // Follow: poll for rows completed since the last poll. Rows are written when an execution
@@ -121,7 +121,7 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
         const completed = row.completedAt.getTime();
         seen.set(row.id, completed);
         if (completed > completedSince) completedSince = completed;
-        out(`${formatRow(row, format, risks)}\n`);
+        out(`${formatAuditRow(row, format, risks)}\n`);
       }
       // Ids older than the margin can no longer come back: forget them.
       for (const [id, completed] of seen) {
@@ -134,7 +134,7 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
   }
 }
 
-type Format = "table" | "json" | "csv";
+export type Format = "table" | "json" | "csv";
 
 /** How often `--follow` polls the store. */
 const followPollMs = 300;
@@ -156,11 +156,16 @@ const csvColumns = [
   "executionId",
 ] as const;
 
-function formatRow(row: AuditEntry, format: Format, risks: Map<string, number>): string {
+/** One audit row as `aintern audit` prints it (exported for tests). */
+export function formatAuditRow(
+  row: AuditEntry,
+  format: Format,
+  risks: Map<string, number>,
+): string {
   if (format === "json") return JSON.stringify(row);
   if (format === "csv") {
     return [
-      row.startedAt.toISOString(),
+      isoTime(row.startedAt),
       row.toolName,
       row.status,
       String(Math.round(row.durationMs)),
@@ -176,14 +181,23 @@ function formatRow(row: AuditEntry, format: Format, risks: Map<string, number>):
   }
   const risk = risks.get(row.toolName);
   const riskText = risk === undefined ? "-" : riskLevelName(risk as never);
+  // Tool names and messages come from the model and its tools: a terminal escape in them must
+  // reach the terminal as text, not as a command.
   return [
-    row.startedAt.toISOString().replace("T", " ").slice(0, 23),
-    row.toolName.padEnd(22).slice(0, 22),
+    isoTime(row.startedAt).replace("T", " ").slice(0, 23),
+    replaceControlCharacters(row.toolName).padEnd(22).slice(0, 22),
     colour(riskColour(risk), riskText.padEnd(8)),
     colour(statusColour(row.status), row.status.padEnd(17)),
     `${String(Math.round(row.durationMs)).padStart(6)} ms`,
-    (row.errorMessage ?? row.resultSummary ?? "").replace(/\s+/g, " ").slice(0, 60),
+    replaceControlCharacters(
+      (row.errorMessage ?? row.resultSummary ?? "").replace(/\s+/g, " "),
+    ).slice(0, 60),
   ].join("  ");
+}
+
+/** A time as ISO-8601 text; a row whose time is no time says so instead of failing the list. */
+function isoTime(date: Date): string {
+  return Number.isFinite(date.getTime()) ? date.toISOString() : "(invalid time)";
 }
 
 function tableHeader(): string {

@@ -151,18 +151,24 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
    */
   async settled(approvalId: string, signal: AbortSignal): Promise<PendingApproval | undefined> {
     const approvals = this.#config.approvals;
-    for (;;) {
-      if (signal.aborted) return undefined;
-      const approval = await approvals.get(approvalId);
-      if (approval === undefined || approval.status !== PendingApprovalStatus.Pending) {
-        return approval;
+    const changes = watchApprovals(approvals);
+    try {
+      for (;;) {
+        if (signal.aborted) return undefined;
+        changes.reset();
+        const approval = await approvals.get(approvalId);
+        if (approval === undefined || approval.status !== PendingApprovalStatus.Pending) {
+          return approval;
+        }
+        const remainingMs = approval.expiresAt.getTime() - Date.now();
+        if (remainingMs <= 0) {
+          await approvals.expire(approval.id);
+          return approvals.get(approval.id);
+        }
+        await changes.next(remainingMs, signal);
       }
-      const remainingMs = approval.expiresAt.getTime() - Date.now();
-      if (remainingMs <= 0) {
-        await approvals.expire(approval.id);
-        return approvals.get(approval.id);
-      }
-      await changeOrTimeout(approvals, remainingMs, signal);
+    } finally {
+      changes.stop();
     }
   }
 
@@ -172,19 +178,28 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
     signal: AbortSignal,
   ): Promise<ApprovalDecision> {
     const approvals = this.#config.approvals;
-    let approval: PendingApproval | undefined = opened;
-    while (approval !== undefined && approval.status === PendingApprovalStatus.Pending) {
-      const remainingMs = approval.expiresAt.getTime() - Date.now();
-      if (signal.aborted) {
-        await approvals.expire(approval.id).catch(() => undefined);
-        return ApprovalDecision.cancelled().bindTo(request);
-      }
-      if (remainingMs <= 0) {
-        await approvals.expire(approval.id);
-      } else {
-        await changeOrTimeout(approvals, remainingMs, signal);
-      }
+    // Watching from before each read: a decision made between a read and the wait wakes it.
+    const changes = watchApprovals(approvals);
+    let approval: PendingApproval | undefined;
+    try {
+      changes.reset();
       approval = await approvals.get(opened.id);
+      while (approval !== undefined && approval.status === PendingApprovalStatus.Pending) {
+        const remainingMs = approval.expiresAt.getTime() - Date.now();
+        if (signal.aborted) {
+          await approvals.expire(approval.id).catch(() => undefined);
+          return ApprovalDecision.cancelled().bindTo(request);
+        }
+        if (remainingMs <= 0) {
+          await approvals.expire(approval.id);
+        } else {
+          await changes.next(remainingMs, signal);
+        }
+        changes.reset();
+        approval = await approvals.get(opened.id);
+      }
+    } finally {
+      changes.stop();
     }
     if (approval === undefined || approval.status === PendingApprovalStatus.Expired) {
       return ApprovalDecision.timeout().bindTo(request);
@@ -307,23 +322,42 @@ function safeTool(getTool: ((id: string) => Tool | undefined) | undefined, id: s
   }
 }
 
-/** Resolves on the next change to the approvals, after `ms`, or when `signal` aborts. */
-function changeOrTimeout(
-  approvals: PendingApprovalStore,
-  ms: number,
-  signal: AbortSignal,
-): Promise<void> {
-  return new Promise((done) => {
-    const finish = (): void => {
-      clearTimeout(timer);
-      stop();
-      signal.removeEventListener("abort", finish);
-      done();
-    };
-    const timer = setTimeout(finish, Math.min(ms, 2 ** 31 - 1));
-    const stop = approvals.watch((change) => {
-      if (change === "approvals") finish();
-    });
-    signal.addEventListener("abort", finish, { once: true });
+/**
+ * Watches the approvals for as long as a loop waits on one row: `reset` before each read of the
+ * row, then `next` resolves on a change seen since (at once if there was one), after `ms`, or
+ * when `signal` aborts. Watching across the reads, not from after each, means a change made
+ * between a read and the wait is never missed.
+ */
+function watchApprovals(approvals: PendingApprovalStore): {
+  reset(): void;
+  next(ms: number, signal: AbortSignal): Promise<void>;
+  stop(): void;
+} {
+  let changed = false;
+  let wake: (() => void) | undefined;
+  const stop = approvals.watch((change) => {
+    if (change !== "approvals") return;
+    changed = true;
+    wake?.();
   });
+  return {
+    reset: () => {
+      changed = false;
+    },
+    next: (ms, signal) => {
+      if (changed || signal.aborted) return Promise.resolve();
+      return new Promise((done) => {
+        const finish = (): void => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", finish);
+          wake = undefined;
+          done();
+        };
+        const timer = setTimeout(finish, Math.min(ms, 2 ** 31 - 1));
+        wake = finish;
+        signal.addEventListener("abort", finish, { once: true });
+      });
+    },
+    stop,
+  };
 }

@@ -32,7 +32,7 @@ import {
 } from "../calls/index.js";
 import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
-import { toJsonSafeView } from "../result/index.js";
+import { toJsonSafe } from "../result/index.js";
 import type { Tool } from "../tools/index.js";
 import { coerceScalarParameters } from "../validation/index.js";
 import { approvalForm, decisionFromAnswer } from "./approval-form.js";
@@ -606,9 +606,9 @@ export function toCallToolResult(
           }),
     };
   }
-  // The data as JSON (dates as strings, no functions), as the result serializes it; plain data
-  // as it is, without a copy.
-  const data = result.result.hasData ? toJsonSafeView(result.result.data) : undefined;
+  // A JSON copy of the data (dates as strings, no functions), as the result serializes it: an
+  // in-process client gets plain data that is not the tool's own object.
+  const data = result.result.hasData ? toJsonSafe(result.result.data) : undefined;
   return {
     content,
     ...(data === undefined

@@ -1,7 +1,7 @@
 export { ArtifactAction } from "./artifact-action.js";
 export { ArtifactType } from "./artifact-type.js";
 export { MimeCategory, MimeTypes } from "./mime-types.js";
-export { circularMarker, safeJsonStringify, toJsonSafe, toJsonSafeView } from "./safe-json.js";
+export { circularMarker, safeJsonStringify, toJsonSafe } from "./safe-json.js";
 export {
   type CustomArtifactOptions,
   type DirectoryArtifactOptions,

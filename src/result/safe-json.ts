@@ -27,23 +27,6 @@ export function toJsonSafe(value: unknown): JsonValue | undefined {
 }
 
 /**
- * `value` itself when it is plain data, which `JSON.stringify` writes exactly as it writes its
- * {@link toJsonSafe} copy (strings, numbers, booleans, null, arrays and plain objects without
- * `toJSON`), else that copy. For handing data on to a serializer without copying it:
- * the result may be the caller's own object, so it must not be changed.
- *
- * @returns `undefined` only for `undefined` input.
- */
-export function toJsonSafeView(value: unknown): JsonValue | undefined {
-  try {
-    if (value !== undefined && isPlainJson(value, 0)) return value as JsonValue;
-  } catch {
-    // A getter that throws: the careful way says so.
-  }
-  return toJsonSafe(value);
-}
-
-/**
  * Compact JSON text of any value, never throwing (see {@link toJsonSafe} for the stand-ins used
  * for cycles, bigints and functions). `undefined` gives `""`.
  *

@@ -455,3 +455,68 @@ export function toAuditEntry(row: StoredAuditRow): AuditEntry {
     editedArgumentsHash: toNullableString(row.edited_arguments_hash),
   });
 }
+
+/**
+ * A row as a journal's done line holds it (values in {@link AUDIT_COLUMNS} order, bound for
+ * SQLite: dates as ISO text, flags as 0 / 1), checked and cleaned as `complete` would make it;
+ * `undefined` when it cannot be a row. A journal is a file anyone with the folder can write.
+ */
+export function doneRowFrom(values: readonly unknown[]): AuditRowValues | undefined {
+  if (values.length !== AUDIT_COLUMN_FIELDS.length) return undefined;
+  const raw: Record<string, unknown> = {};
+  AUDIT_COLUMN_FIELDS.forEach(([, field], index) => {
+    raw[field] = values[index];
+  });
+  const text = (value: unknown, max?: number): string | null =>
+    typeof value === "string" ? cleanText(replaceControlCharacters(value), max) : null;
+  const date = (value: unknown): Date | undefined => {
+    const parsed = typeof value === "string" ? new Date(value) : undefined;
+    return parsed !== undefined && Number.isFinite(parsed.getTime()) ? parsed : undefined;
+  };
+  const count = (value: unknown): number | null =>
+    typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : null;
+  const { id, executionId, toolName, status } = raw;
+  const startedAt = date(raw.startedAt);
+  const completedAt = date(raw.completedAt);
+  if (typeof id !== "string" || keyTextProblem(id) !== undefined) return undefined;
+  if (typeof executionId !== "string" || typeof toolName !== "string") return undefined;
+  if (typeof status !== "number" || auditStatusFromCode(status) === undefined) return undefined;
+  if (startedAt === undefined || completedAt === undefined) return undefined;
+  const jsonText = (value: unknown): string | null =>
+    typeof value === "string" ? capJson(value) : null;
+  return {
+    id,
+    executionId: salvageKey(executionId),
+    toolName: cleanText(replaceControlCharacters(toolName), TOOL_NAME_MAX),
+    parametersJson: jsonText(raw.parametersJson),
+    status,
+    errorMessage: text(raw.errorMessage, ERROR_MESSAGE_MAX),
+    errorCode: text(raw.errorCode, ERROR_CODE_MAX),
+    startedAt,
+    completedAt,
+    durationMs:
+      count(raw.durationMs) ?? Math.max(0, completedAt.getTime() - startedAt.getTime()),
+    outputSizeBytes: count(raw.outputSizeBytes),
+    sandboxId: text(raw.sandboxId, SANDBOX_ID_MAX),
+    agentId: text(raw.agentId),
+    userId: text(raw.userId),
+    batchId: typeof raw.batchId === "string" ? salvageKey(raw.batchId) : null,
+    metadataJson: jsonText(raw.metadataJson),
+    conversationId: text(raw.conversationId),
+    resultSummary:
+      typeof raw.resultSummary === "string"
+        ? truncateText(cleanText(replaceControlCharacters(raw.resultSummary)), STORED_TEXT_MAX)
+        : null,
+    wasApproved: raw.wasApproved === 1,
+    timedOut: raw.timedOut === 1,
+    wasCancelled: raw.wasCancelled === 1,
+    callId: text(raw.callId),
+    sessionId: text(raw.sessionId),
+    decision: text(raw.decision),
+    decidedBy: text(raw.decidedBy),
+    approvalScope: text(raw.approvalScope),
+    grantId: text(raw.grantId),
+    argumentsHash: text(raw.argumentsHash),
+    editedArgumentsHash: text(raw.editedArgumentsHash),
+  };
+}

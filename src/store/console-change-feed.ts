@@ -36,6 +36,8 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
   #timer: NodeJS.Timeout | undefined;
   #last: { approvals: string; executions: string } | undefined;
   #polling = false;
+  /** Raised at each stop: a look that began before a stop is not taken as what a later start saw. */
+  #generation = 0;
   #client: ListenConnection | undefined;
   #connecting = false;
   #closed = false;
@@ -94,6 +96,7 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
   #stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#generation++;
     // The counters seen last are kept: the next start compares with them, so a change made while
     // no one listened (a waiter between two waits, reading the row) still wakes the next watcher.
     // The LISTEN connection stays open until close(): a waiter that comes next must not miss a
@@ -137,6 +140,7 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
   async #poll(): Promise<void> {
     if (this.#polling || this.#timer === undefined) return;
     this.#polling = true;
+    const generation = this.#generation;
     try {
       if (this.#listen !== undefined && this.#client === undefined) void this.#connect();
       const { rows } = await sql<{ approvals: unknown; executions: unknown }>`select (${this.#db
@@ -145,7 +149,8 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
         .selectFrom("running_executions")
         .select((eb) => eb.fn.max("changed_seq").as("m"))}) as executions`.execute(this.#db);
       const row = rows[0];
-      if (row === undefined) return;
+      // Stopped meanwhile: what this look saw was told to no one, so it is no baseline either.
+      if (row === undefined || generation !== this.#generation) return;
       const now = { approvals: String(row.approvals), executions: String(row.executions) };
       const last = this.#last;
       this.#last = now;

@@ -11,9 +11,11 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { threadId } from "node:worker_threads";
 import type { InflightExecution } from "./audit-row.js";
 import { JournalWriteError } from "./journal-write-error.js";
 import { processExists, processRegistry } from "./process-exists.js";
+import { DEFAULT_STORE_SCHEMA } from "./table-names.js";
 
 /** Past this size the journal is emptied as soon as nothing is in flight. */
 const TRUNCATE_BYTES = 64 * 1024;
@@ -23,7 +25,11 @@ const COMPACT_BYTES = 4 * 1024 * 1024;
 /** Journals open in this process, shared by every bundled copy of the library. */
 const openJournals: Set<string> = processRegistry("aintern.store.openJournals");
 
-const namePattern = /^(\d+)\.([0-9a-f]+)(\.tmp)?$/;
+/**
+ * `<pid>.<token>[.t<thread>.<schema>][.tmp]`: journals written before the thread and schema were
+ * part of the name are the main thread's, of the default schema.
+ */
+const namePattern = /^(\d+)\.([0-9a-f]+)(?:\.t(\d+)\.([A-Za-z_][A-Za-z0-9_]*))?(\.tmp)?$/;
 
 /**
  * The SQLite store's evidence of executions in flight: an append-only file beside the database,
@@ -52,8 +58,13 @@ export class InflightJournal {
   /** Set when a torn line could not be taken back: the file can take no more lines. */
   #broken: JournalWriteError | undefined;
 
-  constructor(databasePath: string) {
-    this.path = `${databasePath}-inflight.${process.pid}.${randomBytes(6).toString("hex")}`;
+  /**
+   * @param schema the store schema (table prefix) whose rows the journal holds: only a store of
+   *   that schema recovers it.
+   */
+  constructor(databasePath: string, schema: string = DEFAULT_STORE_SCHEMA) {
+    const token = randomBytes(6).toString("hex");
+    this.path = `${databasePath}-inflight.${process.pid}.${token}.t${threadId}.${schema}`;
     openJournals.add(this.path);
   }
 
@@ -105,10 +116,11 @@ export class InflightJournal {
 
   /**
    * The done line (newline included) that records a finished execution's row: `values` as the
-   * store binds them for its insert, in its column order (strings, numbers and nulls).
+   * store binds them for its insert, in the order of `columns`, whose signature the line carries
+   * (a row written by a version with other columns is not read as this version's).
    */
-  static doneLineOf(values: readonly unknown[]): string {
-    return `{"done":${JSON.stringify(values)}}\n`;
+  static doneLineOf(values: readonly unknown[], columns: readonly string[]): string {
+    return `{"done":${JSON.stringify(values)},"c":"${columnsSignature(columns)}"}\n`;
   }
 
   /** Called after commits to keep the file small; `live` gives the lines still in flight. */
@@ -140,22 +152,27 @@ export class InflightJournal {
   }
 
   /**
-   * The journals beside `databasePath` whose process has died (or, for this process, whose
-   * store is no longer open), oldest process first.
+   * The journals of `schema` beside `databasePath` whose process has died (or, for this thread
+   * of this process, whose store is no longer open), oldest process first. Another thread's
+   * journal of this process counts as alive: whether its store is open is known there only.
    */
-  static findOrphans(databasePath: string): string[] {
+  static findOrphans(databasePath: string, schema: string = DEFAULT_STORE_SCHEMA): string[] {
     const folder = dirname(databasePath);
     const prefix = `${basename(databasePath)}-inflight.`;
     const orphans: string[] = [];
     for (const name of readdirSync(folder)) {
       if (!name.startsWith(prefix)) continue;
       const match = namePattern.exec(name.slice(prefix.length));
-      if (match === null) continue;
+      if (match === null || (match[4] ?? DEFAULT_STORE_SCHEMA) !== schema) continue;
       const path = join(folder, name);
       const pid = Number(match[1]);
-      const alive = pid === process.pid ? openJournals.has(path) : processExists(pid);
+      const thread = Number(match[3] ?? 0);
+      const alive =
+        pid !== process.pid
+          ? processExists(pid)
+          : thread !== threadId || openJournals.has(path.replace(/\.tmp$/, ""));
       if (alive) continue;
-      if (match[3] !== undefined) removeFile(path);
+      if (match[5] !== undefined) removeFile(path);
       else orphans.push(path);
     }
     return orphans.sort();
@@ -172,7 +189,7 @@ export class InflightJournal {
    * write (its start or its finish was never reported: each waits for its whole line), any
    * other unreadable line was damaged.
    */
-  static scan(path: string, columnCount?: number): JournalScan {
+  static scan(path: string, columns?: readonly string[]): JournalScan {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
@@ -191,9 +208,9 @@ export class InflightJournal {
         return;
       }
       if (line.startsWith('{"done":')) {
-        const values = fromDoneLine(line, columnCount);
+        const values = fromDoneLine(line, columns);
         if (values !== undefined) done.push(values);
-        else skipped.push(`line ${index + 1} is not a readable done line`);
+        else skipped.push(`line ${index + 1} is not a done line of this version's columns`);
         return;
       }
       const execution = fromJournalLine(line);
@@ -283,19 +300,43 @@ function fromJournalLine(line: string): InflightExecution | undefined {
 }
 
 /** The values of a done line: an array of strings, numbers and nulls starting with the row id. */
-function fromDoneLine(line: string, columnCount?: number): (string | number | null)[] | undefined {
+function fromDoneLine(
+  line: string,
+  columns?: readonly string[],
+): (string | number | null)[] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
   } catch {
     return undefined;
   }
-  const values = (parsed as { done?: unknown }).done;
+  const { done: values, c: signature } = parsed as { done?: unknown; c?: unknown };
   if (!Array.isArray(values) || typeof values[0] !== "string") return undefined;
-  if (columnCount !== undefined && values.length !== columnCount) return undefined;
+  if (columns !== undefined) {
+    if (values.length !== columns.length || signature !== columnsSignature(columns)) {
+      return undefined;
+    }
+  }
   const scalar = (value: unknown): boolean =>
     value === null || typeof value === "string" || typeof value === "number";
   return values.every(scalar) ? (values as (string | number | null)[]) : undefined;
+}
+
+const signatures = new WeakMap<readonly string[], string>();
+
+/** A short fingerprint of a column list (FNV-1a of the names), kept per list. */
+function columnsSignature(columns: readonly string[]): string {
+  let signature = signatures.get(columns);
+  if (signature === undefined) {
+    let hash = 0x811c9dc5;
+    for (const char of columns.join(",")) {
+      hash ^= char.charCodeAt(0);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    signature = hash.toString(16).padStart(8, "0");
+    signatures.set(columns, signature);
+  }
+  return signature;
 }
 
 function removeFile(path: string): void {

@@ -6,6 +6,7 @@ import {
   AUDIT_COLUMNS,
   type AuditRowValues,
   auditRowValues,
+  doneRowFrom,
   interruptedRow,
   salvageInflight,
 } from "./audit-row.js";
@@ -54,6 +55,24 @@ interface BehindRow {
   readonly lines: readonly string[];
 }
 
+/** A line for the journal; a done line carries the row it records. */
+interface JournalLine {
+  readonly line: string;
+  readonly done: { row: AuditRowValues; values: unknown[]; line: string } | undefined;
+}
+
+/** The longest wait between two inserts that met a busy database. */
+const BUSY_RETRY_MAX_MS = 2_000;
+
+/** The columns a done line's values are in, as its signature names them. */
+const DONE_LINE_COLUMNS: readonly string[] = AUDIT_COLUMNS;
+
+/** SQLITE_BUSY / SQLITE_LOCKED (and their extended codes): another connection holds a lock. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}
+
 /** Audit logs with rows waiting, flushed when the process exits. */
 const withRowsBehind = new Set<SqliteAuditLog>();
 let exitHookInstalled = false;
@@ -93,30 +112,42 @@ export function sqliteInsertSql(schema: string, verb = "INSERT"): string {
 export class SqliteAuditLog extends AuditLogBase {
   readonly #database: BetterSqlite3.Database;
   readonly #databasePath: string | undefined;
+  readonly #schema: string;
   readonly #journal: InflightJournal | undefined;
   readonly #insert: BetterSqlite3.Statement;
   readonly #insertOrIgnore: BetterSqlite3.Statement;
   readonly #insertMany: (rows: readonly AuditRowValues[]) => void;
   readonly #insertBound: (rows: readonly BehindRow[]) => void;
   /** Journal lines (starts, done rows) of one tick, written together. */
-  readonly #starts: GroupCommit<string> | undefined;
+  readonly #starts: GroupCommit<JournalLine> | undefined;
   /** Rows durable in the journal, waiting for their insert. */
   #behind: BehindRow[] = [];
   /** Rows the table refused: kept live in the journal for the next open's recovery. */
   readonly #refused: BehindRow[] = [];
   #insertTimer: NodeJS.Timeout | undefined;
+  #insertQueued = false;
+  /** Inserts that met a busy database in a row: the next try waits longer. */
+  #busyRetries = 0;
 
   constructor(config: SqliteAuditLogConfig) {
     super(config.state, new AuditReader(config.kysely, (date) => date.toISOString()));
     this.#database = config.database;
     this.#databasePath = config.databasePath;
+    this.#schema = config.schema;
     const journal =
-      config.databasePath === undefined ? undefined : new InflightJournal(config.databasePath);
+      config.databasePath === undefined
+        ? undefined
+        : new InflightJournal(config.databasePath, config.schema);
     this.#journal = journal;
     this.#starts =
       journal === undefined
         ? undefined
-        : new GroupCommit<string>((lines) => journal.write(lines.join("")));
+        : new GroupCommit<JournalLine>((lines) => {
+            journal.write(lines.map((entry) => entry.line).join(""));
+            // Before any waiter resumes: from here on the rows are the journal's live lines,
+            // whatever runs next (an insert, a read, a tidy).
+            for (const entry of lines) if (entry.done !== undefined) this.#wroteDone(entry.done);
+          });
     this.#insert = config.database.prepare(sqliteInsertSql(config.schema));
     this.#insertOrIgnore = config.database.prepare(
       sqliteInsertSql(config.schema, "INSERT OR IGNORE"),
@@ -141,31 +172,35 @@ export class SqliteAuditLog extends AuditLogBase {
     // The starts of one tick share one writeSync, made before any of them resolves.
     const line = InflightJournal.lineOf(slot.execution);
     slot.line = line;
-    return this.#starts.add(line);
+    return this.#starts.add({ line, done: undefined });
   }
 
   protected override writeRow(row: AuditRowValues): Promise<void> {
     const lines = this.#starts;
     if (lines === undefined) return super.writeRow(row);
     const values = sqliteRowValues(row);
-    const line = InflightJournal.doneLineOf(values);
-    return lines.add(line).then(
-      () => {
-        // Finished: no longer in flight (its id may begin again), but its start line stays live.
-        const slot = this.inflight.get(row.executionId);
-        const started = slot !== undefined && slot.execution.id === row.id ? slot : undefined;
-        if (started !== undefined) this.inflight.delete(row.executionId);
-        const startLine = started?.line;
-        this.#behind.push({
-          row,
-          values,
-          lines: startLine === undefined ? [line] : [startLine, line],
-        });
-        this.#scheduleInsert();
-      },
+    const line = InflightJournal.doneLineOf(values, DONE_LINE_COLUMNS);
+    return lines.add({ line, done: { row, values, line } }).then(
+      undefined,
       // The journal cannot take it (a full disk, a file-size limit): commit the row directly.
       () => super.writeRow(row),
     );
+  }
+
+  /** A done line is in the journal: the row waits there for its insert. */
+  #wroteDone(done: { row: AuditRowValues; values: unknown[]; line: string }): void {
+    const { row } = done;
+    // Finished: no longer in flight (its id may begin again), but its start line stays live.
+    const slot = this.inflight.get(row.executionId);
+    const started = slot !== undefined && slot.execution.id === row.id ? slot : undefined;
+    if (started !== undefined) this.inflight.delete(row.executionId);
+    const startLine = started?.line;
+    this.#behind.push({
+      row,
+      values: done.values,
+      lines: startLine === undefined ? [done.line] : [startLine, done.line],
+    });
+    this.#scheduleInsert();
   }
 
   /** A read in this process sees every row this process made durable, whichever store wrote it. */
@@ -185,8 +220,18 @@ export class SqliteAuditLog extends AuditLogBase {
     withRowsBehind.delete(this);
     try {
       this.#commitBehind(batch);
+      this.#busyRetries = 0;
       return;
-    } catch {
+    } catch (error) {
+      if (isBusy(error)) {
+        // Another connection holds the write lock past the busy timeout: the rows wait in the
+        // journal and are tried again later, longer each time (they are durable meanwhile).
+        this.#behind = batch.concat(this.#behind);
+        withRowsBehind.add(this);
+        this.#busyRetries++;
+        this.#armInsert(Math.min(BUSY_RETRY_MAX_MS, WRITE_BEHIND_MS * 2 ** this.#busyRetries));
+        return;
+      }
       // One row the table refuses must not keep the others out: each on its own.
     }
     for (const item of batch) {
@@ -205,15 +250,28 @@ export class SqliteAuditLog extends AuditLogBase {
   #scheduleInsert(): void {
     withRowsBehind.add(this);
     installExitHook();
-    if (this.#behind.length >= WRITE_BEHIND_MAX_ROWS) {
-      this.insertBehind();
+    if (this.#behind.length >= WRITE_BEHIND_MAX_ROWS && this.#busyRetries === 0) {
+      // Soon, not now: the journal write that got here is still settling its waiters.
+      if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
+      this.#insertTimer = undefined;
+      if (!this.#insertQueued) {
+        this.#insertQueued = true;
+        queueMicrotask(() => {
+          this.#insertQueued = false;
+          this.insertBehind();
+        });
+      }
       return;
     }
-    if (this.#insertTimer !== undefined) return;
+    if (this.#insertTimer === undefined) this.#armInsert(WRITE_BEHIND_MS);
+  }
+
+  #armInsert(delayMs: number): void {
+    if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
     this.#insertTimer = setTimeout(() => {
       this.#insertTimer = undefined;
       this.insertBehind();
-    }, WRITE_BEHIND_MS);
+    }, delayMs);
     // The rows are durable already: a timer must not keep a process alive that is done.
     this.#insertTimer.unref();
   }
@@ -252,14 +310,21 @@ export class SqliteAuditLog extends AuditLogBase {
     const foundAt = new Date();
     let written = 0;
     const insertOrIgnore = this.#insertOrIgnore;
-    for (const path of InflightJournal.findOrphans(this.#databasePath)) {
-      const { executions, done, skipped } = InflightJournal.scan(path, AUDIT_COLUMNS.length);
+    for (const path of InflightJournal.findOrphans(this.#databasePath, this.#schema)) {
+      const { executions, done, skipped } = InflightJournal.scan(path, DONE_LINE_COLUMNS);
       for (const reason of skipped) reportRecoverySkip(path, reason);
       this.#database.transaction(() => {
         // Finished rows first: an execution with its row needs no interrupted one (same id).
         for (const values of done) {
+          // A journal is a file anyone with the folder can write: its rows are checked as a
+          // complete() would check them, not trusted.
+          const row = doneRowFrom(values);
+          if (row === undefined) {
+            reportRecoverySkip(path, `a done line that is not a valid audit row`);
+            continue;
+          }
           try {
-            written += insertOrIgnore.run(values).changes;
+            written += insertOrIgnore.run(sqliteRowValues(row)).changes;
           } catch (error) {
             reportRecoverySkip(
               path,

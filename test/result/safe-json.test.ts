@@ -1,11 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  circularMarker,
-  safeJsonStringify,
-  toJsonSafe,
-  toJsonSafeView,
-} from "../../src/result/index.js";
+import { circularMarker, safeJsonStringify, toJsonSafe } from "../../src/result/index.js";
 
 describe("safeJsonStringify", () => {
   it("matches JSON.stringify for plain JSON data", () => {
@@ -129,28 +124,5 @@ describe("safeJsonStringify", () => {
         expect(typeof safeJsonStringify(value)).toBe("string");
       }),
     );
-  });
-});
-
-describe("toJsonSafeView", () => {
-  it("gives plain data itself, without a copy", () => {
-    const data = { path: "a.md", lines: [1, 2], nested: { ok: true, none: null } };
-    expect(toJsonSafeView(data)).toBe(data);
-  });
-
-  it("gives the JSON-safe copy of anything else, written as JSON.stringify writes it", () => {
-    const when = new Date("2026-11-26T10:00:00Z");
-    const data = { when, big: 2n, list: [new Map([["k", 1]])] };
-    const view = toJsonSafeView(data);
-    expect(view).not.toBe(data);
-    expect(view).toEqual(toJsonSafe(data));
-    expect(JSON.stringify(view)).toBe(safeJsonStringify(data));
-  });
-
-  it("gives undefined for undefined, and a copy for a cycle", () => {
-    expect(toJsonSafeView(undefined)).toBeUndefined();
-    const looped: Record<string, unknown> = { a: 1 };
-    looped.self = looped;
-    expect(toJsonSafeView(looped)).toEqual({ a: 1, self: "[Circular]" });
   });
 });

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { formatAuditRow } from "../../src/cli/audit-command.js";
+import type { AuditEntry } from "../../src/execution/index.js";
+
+function entry(overrides: Partial<AuditEntry>): AuditEntry {
+  return {
+    id: "0190aaaa-0000-7000-8000-000000000001",
+    executionId: "exec-1",
+    toolName: "file-read",
+    status: "failed",
+    startedAt: new Date("2026-11-26T10:00:00Z"),
+    completedAt: new Date("2026-11-26T10:00:01Z"),
+    durationMs: 1000,
+    wasApproved: true,
+    timedOut: false,
+    wasCancelled: false,
+    ...overrides,
+  } as AuditEntry;
+}
+
+describe("aintern audit's table", () => {
+  it("prints a terminal escape from a tool name or a message as text, never as a command", () => {
+    const line = formatAuditRow(
+      entry({
+        toolName: "\u001b]0;pwned\u0007x",
+        errorMessage: "boom \u001b[2J\u009b1m cleared",
+      }),
+      "table",
+      new Map(),
+    );
+    // The only escapes left are the table's own colours (ESC [ <digits> m).
+    const escapes = line.match(/\u001b[^m]*m?/g) ?? [];
+    expect(escapes.every((e) => /^\u001b\[\d+m$/.test(e))).toBe(true);
+    expect(line).not.toContain("\u0007");
+    expect(line).not.toContain("\u009b");
+    expect(line).toContain("\uFFFD]0;pwned");
+  });
+
+  it("prints a row whose time is not a time instead of failing the whole list", () => {
+    const bad = entry({ startedAt: new Date(Number.NaN) });
+    expect(formatAuditRow(bad, "table", new Map())).toContain("(invalid time)");
+    expect(formatAuditRow(bad, "csv", new Map())).toContain("(invalid time)");
+  });
+});
