@@ -494,8 +494,7 @@ export function doneRowFrom(values: readonly unknown[]): AuditRowValues | undefi
     errorCode: text(raw.errorCode, ERROR_CODE_MAX),
     startedAt,
     completedAt,
-    durationMs:
-      count(raw.durationMs) ?? Math.max(0, completedAt.getTime() - startedAt.getTime()),
+    durationMs: count(raw.durationMs) ?? Math.max(0, completedAt.getTime() - startedAt.getTime()),
     outputSizeBytes: count(raw.outputSizeBytes),
     sandboxId: text(raw.sandboxId, SANDBOX_ID_MAX),
     agentId: text(raw.agentId),
