@@ -29,8 +29,8 @@ describe("aintern audit's table", () => {
       new Map(),
     );
     // The only escapes left are the table's own colours (ESC [ <digits> m).
-    const escape = String.fromCharCode(27);
-    const parts = line.split(escape).slice(1);
+    const esc = String.fromCharCode(27);
+    const parts = line.split(esc).slice(1);
     expect(parts.every((part) => /^\[\d+m/.test(part))).toBe(true);
     expect(line).not.toContain("\u0007");
     expect(line).not.toContain("\u009b");
