@@ -13,6 +13,16 @@ import type { SqliteAuditLog } from "../../src/store/sqlite-audit-log.js";
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Review (s5): what a kill -9 right after `complete` resolves would find on disk. */
+/** The executions of `ids` with neither a row in `database` nor a done line in `journal`. */
+function notOnDisk(database: string, journal: string, ids: readonly string[]): string[] {
+  const text = readFileSync(journal, "utf8");
+  const raw = new Database(database, { readonly: true });
+  const rows = raw.prepare("SELECT execution_id AS id FROM agent_tools_tool_executions").all();
+  raw.close();
+  const inTable = new Set((rows as { id: string }[]).map((r) => r.id));
+  return ids.filter((id) => !inTable.has(id) && !hasDone(text, id));
+}
+
 describe("SqliteAuditLog write-behind", () => {
   let folder: string;
   let store: Store;
@@ -55,20 +65,13 @@ describe("SqliteAuditLog write-behind", () => {
       ),
     );
     // Every complete has resolved ("durable"). What would a kill -9 now leave?
-    const text = readFileSync(journal, "utf8");
-    const raw = new Database(database, { readonly: true });
-    const inTable = new Set(
-      (
-        raw.prepare("SELECT execution_id AS id FROM agent_tools_tool_executions").all() as {
-          id: string;
-        }[]
-      ).map((r) => r.id),
-    );
-    raw.close();
-    const lost = Array.from({ length: count }, (_, i) => `e-${i}`).filter(
-      (id) => !inTable.has(id) && !hasDone(text, id),
-    );
-    expect(lost).toEqual([]);
+    expect(
+      notOnDisk(
+        database,
+        journal,
+        Array.from({ length: count }, (_, i) => `e-${i}`),
+      ),
+    ).toEqual([]);
   });
 
   it("keeps every resolved complete's done line (or row) on disk when a 256-row insert empties the journal (completes without begin)", async () => {
@@ -89,20 +92,8 @@ describe("SqliteAuditLog write-behind", () => {
         }),
       ),
     );
-    const text = readFileSync(audit.journalPath as string, "utf8");
-    const raw = new Database(database, { readonly: true });
-    const inTable = new Set(
-      (
-        raw.prepare("SELECT execution_id AS id FROM agent_tools_tool_executions").all() as {
-          id: string;
-        }[]
-      ).map((r) => r.id),
-    );
-    raw.close();
-    const lost = Array.from({ length: count }, (_, i) => `nb-${i}`).filter(
-      (id) => !inTable.has(id) && !hasDone(text, id),
-    );
-    expect(lost).toEqual([]);
+    const ids = Array.from({ length: count }, (_, i) => `nb-${i}`);
+    expect(notOnDisk(database, audit.journalPath as string, ids)).toEqual([]);
   });
 
   it("records every execution whose complete resolved as completed after a kill -9 (journal compacted by a 256-row insert)", async () => {
