@@ -19,9 +19,14 @@ export class LazyExecutionTelemetry implements ExecutionTelemetrySink {
 
   constructor(config: ExecutionTelemetryConfig = {}) {
     this.#config = config;
-    this.#load = import("./execution-telemetry.js").then(({ ExecutionTelemetry }) => {
-      this.#telemetry = new ExecutionTelemetry(this.#config);
-    });
+    this.#load = import("./execution-telemetry.js").then(
+      ({ ExecutionTelemetry }) => {
+        this.#telemetry = new ExecutionTelemetry(this.#config);
+      },
+      // Nothing may be waiting for it (a short-lived process, a test that ended): a load that
+      // fails leaves telemetry off, as with no OpenTelemetry SDK, instead of an unhandled rejection.
+      () => undefined,
+    );
   }
 
   get loading(): Promise<void> | undefined {
