@@ -77,5 +77,8 @@ export function isOthersDrop(error: unknown, schema: string): boolean {
   if ((error as { routine?: unknown }).routine === "pg_get_serial_sequence") return true;
   const missingSchema = /schema "([^"]+)" does not exist/.exec(error.message)?.[1];
   if (missingSchema !== undefined) return missingSchema !== schema;
+  // A table of another schema, gone between the listing and the look at its columns.
+  const missingTable = /relation "([^".]+)\.[^"]+" does not exist/.exec(error.message)?.[1];
+  if (missingTable !== undefined) return missingTable !== schema;
   return /could not open relation with OID|cache lookup failed for relation/.test(error.message);
 }

@@ -219,8 +219,9 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#behind = [];
     withRowsBehind.delete(this);
     try {
-      this.#commitBehind(batch);
+      this.#insertRows(batch);
       this.#busyRetries = 0;
+      this.#tidy();
       return;
     } catch (error) {
       if (isBusy(error)) {
@@ -234,9 +235,11 @@ export class SqliteAuditLog extends AuditLogBase {
       }
       // One row the table refuses must not keep the others out: each on its own.
     }
+    // No tidy until every row of the batch is either in the table or set aside: a row still to
+    // be tried is in neither list, and a tidy in between would take its lines out of the journal.
     for (const item of batch) {
       try {
-        this.#commitBehind([item]);
+        this.#insertRows([item]);
       } catch (error) {
         this.#refused.push(item);
         process.emitWarning(
@@ -245,6 +248,7 @@ export class SqliteAuditLog extends AuditLogBase {
         );
       }
     }
+    this.#tidy();
   }
 
   #scheduleInsert(): void {
@@ -277,11 +281,10 @@ export class SqliteAuditLog extends AuditLogBase {
   }
 
   /** Inserts rows that wait in the journal (no longer in flight: nothing to settle). */
-  #commitBehind(batch: readonly BehindRow[]): void {
+  #insertRows(batch: readonly BehindRow[]): void {
     const [only] = batch;
     if (batch.length === 1 && only !== undefined) this.#insert.run(only.values);
     else this.#insertBound(batch);
-    this.#tidy();
   }
 
   protected commitRows(rows: AuditRowValues[]): void {

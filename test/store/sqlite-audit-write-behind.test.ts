@@ -258,3 +258,45 @@ function hasDone(text: string, executionId: string): boolean {
     .split("\n")
     .some((line) => line.startsWith('{"done":') && line.includes(`"${executionId}"`));
 }
+
+describe("SqliteAuditLog write-behind, a batch with a refused row", () => {
+  it("keeps the journal lines of rows still to be tried while the batch's other rows go in one by one", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "aintern-write-behind-refused-"));
+    const database = join(folder, "a.db");
+    let store = await openStore(`sqlite:${database}`);
+    const admin = new Database(database);
+    admin.exec(
+      `CREATE TRIGGER refuse BEFORE INSERT ON agent_tools_tool_executions
+       WHEN NEW.tool_name = 'refused' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
+    const onWarning = (): void => undefined;
+    process.on("warning", onWarning);
+    try {
+      // Nothing in flight and a journal past 64 KiB: a tidy with no live line would empty it.
+      const startedAt = new Date();
+      await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          store.audit.complete({
+            executionId: `r-${i}`,
+            toolName: i === 119 ? "refused" : "t",
+            status: "completed",
+            startedAt,
+            completedAt: new Date(),
+            parameters: { pad: "p".repeat(800) },
+          }),
+        ),
+      );
+      // The batch fails on the last row; the others go in one by one, the last is set aside.
+      expect(await store.audit.count()).toBe(119);
+      admin.exec("DROP TRIGGER refuse");
+      await store.close();
+      store = await openStore(`sqlite:${database}`);
+      expect(await store.audit.count({ executionId: "r-119" })).toBe(1);
+    } finally {
+      process.off("warning", onWarning);
+      admin.close();
+      await store.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

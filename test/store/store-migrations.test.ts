@@ -104,6 +104,15 @@ describe("a migration that meets another client's schema going away", () => {
       expect(isOthersDrop(vanished, "mine")).toBe(true);
       expect(isOthersDrop(new Error('schema "theirs" does not exist'), "mine")).toBe(true);
       expect(isOthersDrop(new Error('schema "mine" does not exist'), "mine")).toBe(false);
+      // The real error of a table looked up by name after its schema was dropped.
+      const gone = await client.query("SELECT 'theirs.tool_executions'::regclass").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isOthersDrop(gone, "mine")).toBe(true);
+      expect(
+        isOthersDrop(new Error('relation "mine.tool_executions" does not exist'), "mine"),
+      ).toBe(false);
       const own = await client.query("SELECT no_such_column FROM going_away").then(
         () => undefined,
         (error: unknown) => error,
