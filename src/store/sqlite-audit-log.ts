@@ -116,8 +116,8 @@ export class SqliteAuditLog extends AuditLogBase {
   readonly #journal: InflightJournal | undefined;
   readonly #insert: BetterSqlite3.Statement;
   readonly #insertOrIgnore: BetterSqlite3.Statement;
-  readonly #insertMany: (rows: readonly AuditRowValues[]) => void;
-  readonly #insertBound: (rows: readonly BehindRow[]) => void;
+  /** Inserts rows bound for SQLite (see {@link sqliteRowValues}) in one transaction. */
+  readonly #insertMany: (rows: readonly unknown[][]) => void;
   /** Journal lines (starts, done rows) of one tick, written together. */
   readonly #starts: GroupCommit<JournalLine> | undefined;
   /** Rows durable in the journal, waiting for their insert. */
@@ -153,11 +153,8 @@ export class SqliteAuditLog extends AuditLogBase {
       sqliteInsertSql(config.schema, "INSERT OR IGNORE"),
     );
     const insert = this.#insert;
-    this.#insertMany = config.database.transaction((rows: readonly AuditRowValues[]) => {
-      for (const row of rows) insert.run(sqliteRowValues(row));
-    });
-    this.#insertBound = config.database.transaction((rows: readonly BehindRow[]) => {
-      for (const row of rows) insert.run(row.values);
+    this.#insertMany = config.database.transaction((rows: readonly unknown[][]) => {
+      for (const values of rows) insert.run(values);
     });
   }
 
@@ -282,17 +279,20 @@ export class SqliteAuditLog extends AuditLogBase {
 
   /** Inserts rows that wait in the journal (no longer in flight: nothing to settle). */
   #insertRows(batch: readonly BehindRow[]): void {
-    const [only] = batch;
-    if (batch.length === 1 && only !== undefined) this.#insert.run(only.values);
-    else this.#insertBound(batch);
+    this.#insertValues(batch.map((item) => item.values));
   }
 
   protected commitRows(rows: AuditRowValues[]): void {
-    const [only] = rows;
-    if (rows.length === 1 && only !== undefined) this.#insert.run(sqliteRowValues(only));
-    else this.#insertMany(rows);
+    this.#insertValues(rows.map(sqliteRowValues));
     this.settle(rows);
     this.#tidy();
+  }
+
+  /** One autocommit insert for a lone row, one transaction for a group. */
+  #insertValues(rows: readonly unknown[][]): void {
+    const [only] = rows;
+    if (rows.length === 1 && only !== undefined) this.#insert.run(only);
+    else this.#insertMany(rows);
   }
 
   #tidy(): void {
