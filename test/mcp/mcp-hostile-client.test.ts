@@ -45,6 +45,16 @@ async function formClient(answer: { current: Answer }): Promise<Client> {
   return client;
 }
 
+/** OAuth for two users of one shared client: alice-token is alice, bob-token is bob. */
+const aliceAndBob = {
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const users: Record<string, string> = { "alice-token": "alice", "bob-token": "bob" };
+    const sub = users[token];
+    if (sub === undefined) throw new Error("inactive");
+    return { token, clientId: "shared-client", scopes: ["mcp"], extra: { sub } };
+  },
+};
+
 describe("a form answer grants no more than the call it answers", () => {
   it("refuses a pattern that does not cover the call (rm * given on touch a.txt): no grant, and rm still asks", async () => {
     const answer = {
@@ -162,16 +172,7 @@ describe("an answered approval is honoured once, for the user it was asked of", 
   });
 
   it("refuses one user's answered retry sent with another user's token (2026 requests have no session)", async () => {
-    const users: Record<string, string> = { "alice-token": "alice", "bob-token": "bob" };
-    const http = await serveMcpHttp(mcp, {
-      verifier: {
-        async verifyAccessToken(token: string): Promise<AuthInfo> {
-          const sub = users[token];
-          if (sub === undefined) throw new Error("inactive");
-          return { token, clientId: "shared-client", scopes: ["mcp"], extra: { sub } };
-        },
-      },
-    });
+    const http = await serveMcpHttp(mcp, { verifier: aliceAndBob });
     const sent: { body: string; headers: Record<string, string> }[] = [];
     // Alice is asked; her client answers the form (say, through a shared relay Bob can read).
     const alice = await modernClient(http, "alice-token", sent);
@@ -196,16 +197,7 @@ describe("an answered approval is honoured once, for the user it was asked of", 
 
 describe("a 2025-era HTTP session belongs to the user who opened it", () => {
   it("answers another user's request on a session id it did not open as an unknown session", async () => {
-    const users: Record<string, string> = { "alice-token": "alice", "bob-token": "bob" };
-    const http = await serveMcpHttp(mcp, {
-      verifier: {
-        async verifyAccessToken(token: string): Promise<AuthInfo> {
-          const sub = users[token];
-          if (sub === undefined) throw new Error("inactive");
-          return { token, clientId: "shared-client", scopes: ["mcp"], extra: { sub } };
-        },
-      },
-    });
+    const http = await serveMcpHttp(mcp, { verifier: aliceAndBob });
     const post = (token: string, body: unknown, sessionId?: string) =>
       fetch(http.url, {
         method: "POST",

@@ -13,6 +13,15 @@ import type { SqliteAuditLog } from "../../src/store/sqlite-audit-log.js";
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Review (s5): what a kill -9 right after `complete` resolves would find on disk. */
+/** Runs `fixtures/<name>` under tsx with `args` and waits for it to end (a minute at most). */
+function runFixture(name: string, ...args: string[]) {
+  return spawnSync(process.execPath, ["--import", "tsx", join(here, "fixtures", name), ...args], {
+    cwd: join(here, "..", ".."),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+}
+
 /** The executions of `ids` with neither a row in `database` nor a done line in `journal`. */
 function notOnDisk(database: string, journal: string, ids: readonly string[]): string[] {
   const text = readFileSync(journal, "utf8");
@@ -98,16 +107,7 @@ describe("SqliteAuditLog write-behind", () => {
 
   it("records every execution whose complete resolved as completed after a kill -9 (journal compacted by a 256-row insert)", async () => {
     const crashed = join(folder, "crash.db");
-    const child = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        join(here, "fixtures", "write-behind-compact-child.ts"),
-        `sqlite:${crashed}`,
-      ],
-      { cwd: join(here, "..", ".."), encoding: "utf8", timeout: 60_000 },
-    );
+    const child = runFixture("write-behind-compact-child.ts", `sqlite:${crashed}`);
     expect(child.signal, child.stderr).toBe("SIGKILL");
     const reopened = await openStore(`sqlite:${crashed}`);
     try {
@@ -121,17 +121,7 @@ describe("SqliteAuditLog write-behind", () => {
 
   it("recovers a dead process's finished row into the table of its own schema, not of whichever store opens the file next", async () => {
     const shared = join(folder, "shared.db");
-    const child = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        join(here, "fixtures", "write-behind-schema-child.ts"),
-        `sqlite:${shared}`,
-        "alpha",
-      ],
-      { cwd: join(here, "..", ".."), encoding: "utf8", timeout: 60_000 },
-    );
+    const child = runFixture("write-behind-schema-child.ts", `sqlite:${shared}`, "alpha");
     expect(child.signal, child.stderr).toBe("SIGKILL");
     // Another program using the same file with its own prefix opens first.
     const beta = await openStore(`sqlite:${shared}`, { schema: "beta" });
