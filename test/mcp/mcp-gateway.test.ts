@@ -101,11 +101,16 @@ describe("aintern mcp as a gateway to other MCP servers", () => {
     expect(asked.length).toBe(before + 2);
     expect(asked.at(-1)).toMatch(/High risk/);
 
-    const rows = await auditRows(db);
-    const audited = new Set(rows.map((r) => r.toolName));
-    for (const tool of ["fs_read_text_file", "up1_read_note", "fs_write_file", "up1_erase_note"]) {
-      expect(audited).toContain(tool);
+    // Read from another process (`aintern audit`): the server inserts the rows it wrote ahead to
+    // its journal within 20 ms, or later when that process's open held the write lock.
+    const wanted = ["fs_read_text_file", "up1_read_note", "fs_write_file", "up1_erase_note"];
+    let audited = new Set<unknown>();
+    for (let attempt = 0; attempt < 20; attempt++) {
+      audited = new Set((await auditRows(db)).map((r) => r.toolName));
+      if (wanted.every((tool) => audited.has(tool))) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    for (const tool of wanted) expect(audited).toContain(tool);
   });
 
   it("passes an upstream's error through as an isError result", async () => {
