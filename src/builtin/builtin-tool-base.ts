@@ -12,12 +12,28 @@ import { pathErrorResult, systemErrorCode } from "./workspace-paths.js";
  * @internal
  */
 export abstract class BuiltinToolBase extends ToolBase {
-  /** The tool's work; path errors it throws become failed results with the matching code. */
-  protected abstract run(context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult>;
+  /**
+   * The tool's work; path errors it throws become failed results with the matching code.
+   * `signal` is the caller's, or undefined when the tool follows the context's own: read
+   * `signal ?? context.signal` where a signal is needed, or {@link throwIfCancelled}, so that a
+   * call that never needs one does not make one (an `AbortSignal` costs more than a small read).
+   */
+  protected abstract run(
+    context: ToolExecutionContext,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult>;
 
-  protected override async executeCore(
+  protected override executeCore(
     context: ToolExecutionContext,
     signal: AbortSignal,
+  ): Promise<ToolResult> {
+    return this.runCore(context, signal);
+  }
+
+  /** Runs {@link run} without making the context's signal, mapping what it throws. */
+  protected override async runCore(
+    context: ToolExecutionContext,
+    signal: AbortSignal | undefined,
   ): Promise<ToolResult> {
     try {
       return await this.run(context, signal);
@@ -32,4 +48,16 @@ export abstract class BuiltinToolBase extends ToolBase {
       throw error;
     }
   }
+}
+
+/**
+ * Throws the cancellation's reason once the call is cancelled: `signal`'s when given, else the
+ * context's, without making the context's signal until it is cancelled.
+ */
+export function throwIfCancelled(
+  context: ToolExecutionContext,
+  signal: AbortSignal | undefined,
+): void {
+  if (signal !== undefined) signal.throwIfAborted();
+  else if (context.isCancellationRequested) context.signal.throwIfAborted();
 }

@@ -67,7 +67,11 @@ export class FileDeleteTool extends BuiltinToolBase {
     return parameters.recursive === true ? RiskLevel.Critical : RiskLevel.High;
   }
 
-  protected async run(context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult> {
+  protected async run(
+    context: ToolExecutionContext,
+    given: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const signal = given ?? context.signal;
     const path = context.getRequiredString("path");
     const recursive = context.getOptionalBool("recursive", false);
     const entry = resolveEntryPath(context, path);

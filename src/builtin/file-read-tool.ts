@@ -10,7 +10,7 @@ import {
 } from "../result/index.js";
 import { JsonSchemaBuilder } from "../schema/index.js";
 import { ToolValidationResult } from "../validation/index.js";
-import { BuiltinToolBase } from "./builtin-tool-base.js";
+import { BuiltinToolBase, throwIfCancelled } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { nextChunkSize, type RegularFile, readNext, withRegularFile } from "./open-regular-file.js";
 import { looksLikeText, sniffLength, trimToCharBoundary } from "./sniff-text.js";
@@ -52,10 +52,29 @@ const progressEveryBytes = 16 * 1024 * 1024;
 /** `endLine` when none is given. */
 const noEnd = Number.MAX_SAFE_INTEGER;
 
-/** How many line feeds `bytes` holds (a byte loop: faster than indexOf for short lines). */
-function countNewlines(bytes: Uint8Array): number {
+/**
+ * How many line feeds `bytes` holds. Four bytes at a time where they are aligned (the zero-byte
+ * test of `x ^ 0x0a0a0a0a`, exact: no carry crosses a byte): about four times faster than a byte
+ * loop, and faster than `indexOf` for lines of any length. Byte order does not change a count.
+ */
+export function countNewlines(bytes: Uint8Array): number {
+  const length = bytes.length;
+  const offset = bytes.byteOffset;
   let count = 0;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) count++;
+  let i = 0;
+  for (; i < length && ((offset + i) & 3) !== 0; i++) if (bytes[i] === 10) count++;
+  const words = (length - i) >>> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, offset + i, words);
+    for (let k = 0; k < words; k++) {
+      const x = (view[k] as number) ^ 0x0a0a0a0a;
+      // 0x80 in each byte of x that is zero (a line feed in `bytes`), nothing elsewhere.
+      const zeros = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
+      count += Math.imul(zeros >>> 7, 0x01010101) >>> 24;
+    }
+    i += words << 2;
+  }
+  for (; i < length; i++) if (bytes[i] === 10) count++;
   return count;
 }
 
@@ -131,7 +150,10 @@ export class FileReadTool extends BuiltinToolBase {
     return `Read file '${String(parameters.path)}'${describeRange(parameters)}`;
   }
 
-  protected async run(context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult> {
+  protected async run(
+    context: ToolExecutionContext,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
     const path = context.getRequiredString("path");
     const startLine = context.getOptionalInt("startLine", 1);
     const endLine = context.getOptionalInt("endLine", noEnd);
@@ -176,7 +198,7 @@ export class FileReadTool extends BuiltinToolBase {
   async #read(
     file: RegularFile,
     context: ToolExecutionContext,
-    signal: AbortSignal,
+    signal: AbortSignal | undefined,
     want: {
       readonly path: string;
       readonly relative: string;
@@ -201,7 +223,7 @@ export class FileReadTool extends BuiltinToolBase {
     let lastLineTaken = 0;
     let nextProgress = progressEveryBytes;
     for (;;) {
-      signal.throwIfAborted();
+      throwIfCancelled(context, signal);
       // A fresh buffer per read: the lines kept are slices of it, not copies.
       const buffer = Buffer.allocUnsafe(nextChunkSize(stats, size, chunkSize));
       const bytesRead = await readNext(fd, buffer, size);

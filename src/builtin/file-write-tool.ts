@@ -75,7 +75,10 @@ export class FileWriteTool extends BuiltinToolBase {
     return parameters.overwrite === true ? RiskLevel.Medium : RiskLevel.Low;
   }
 
-  protected async run(context: ToolExecutionContext, _signal: AbortSignal): Promise<ToolResult> {
+  protected async run(
+    context: ToolExecutionContext,
+    _signal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
     const path = context.getRequiredString("path");
     const content = context.getRequiredString("content");
     const overwrite = context.getOptionalBool("overwrite", false);

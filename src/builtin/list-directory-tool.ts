@@ -102,7 +102,11 @@ export class ListDirectoryTool extends BuiltinToolBase {
     return `List directory '${path}'${levels}${filter}`;
   }
 
-  protected async run(context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult> {
+  protected async run(
+    context: ToolExecutionContext,
+    given: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const signal = given ?? context.signal;
     const path = context.getOptionalString("path", ".");
     const depth = context.getOptionalInt("depth", 1);
     const pattern = context.getOptionalString("pattern");

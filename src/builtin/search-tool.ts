@@ -169,7 +169,11 @@ export class SearchTool extends BuiltinToolBase {
     return `Find files matching '${glob ?? "*"}' under '${path}'`;
   }
 
-  protected async run(context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult> {
+  protected async run(
+    context: ToolExecutionContext,
+    given: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const signal = given ?? context.signal;
     const query = context.getOptionalString("query");
     const glob = context.getOptionalString("glob");
     const path = context.getOptionalString("path", ".");

@@ -160,7 +160,11 @@ export class TerminalExecuteTool extends BuiltinToolBase {
     return assessCommandRisk(command).riskLevel;
   }
 
-  protected async run(context: ToolExecutionContext, signal: AbortSignal): Promise<ToolResult> {
+  protected async run(
+    context: ToolExecutionContext,
+    given: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const signal = given ?? context.signal;
     const command = context.getRequiredString("command");
     const cwdParameter = context.getOptionalString("cwd", ".");
     const timeoutMs = context.getOptionalInt("timeoutMs", this.#defaultTimeoutMs);

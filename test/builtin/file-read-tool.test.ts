@@ -1,13 +1,20 @@
 import { createHash } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { countNewlines } from "../../src/builtin/file-read-tool.js";
 import {
   BuiltinToolErrorCode,
   type FileReadData,
   FileReadTool,
   fileReadTool,
 } from "../../src/builtin/index.js";
-import { ToolExecutionContextBuilder, type ToolProgress } from "../../src/context/index.js";
+import {
+  ToolExecutionContext,
+  ToolExecutionContextBuilder,
+  type ToolProgress,
+} from "../../src/context/index.js";
 import { RiskLevel, ToolErrorCode } from "../../src/core/index.js";
+import { ToolExecutionStatus, ToolExecutor } from "../../src/execution/index.js";
+import { ToolRegistry } from "../../src/registry/index.js";
 import { ArtifactAction } from "../../src/result/index.js";
 import { createWorkspace, run, type Workspace } from "./workspace-fixture.js";
 
@@ -211,5 +218,71 @@ describe("file-read", () => {
     controller.abort();
     const result = await pending;
     expect(result.errorCode).toBe(ToolErrorCode.Cancelled);
+  });
+
+  it("reads without making the context's signal when the caller gives none", async () => {
+    await ws.write({ "a.txt": "one\ntwo\n" });
+    const made = vi.spyOn(ToolExecutionContext.prototype, "signal", "get");
+    try {
+      const result = await run(fileReadTool, ws.root, { path: "a.txt" });
+      expect((result.data as FileReadData).content).toBe("one\ntwo\n");
+      expect(made).not.toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+    }
+  });
+
+  it("is cancelled mid-read through the executor (the context's own cancellation, no signal made up front)", async () => {
+    // Past the first 64 KiB the reads go through the thread pool: the abort lands between them.
+    await ws.write({ "big.txt": "x\n".repeat(400_000) });
+    const executor = new ToolExecutor({
+      registry: new ToolRegistry({ tools: [new FileReadTool({ maxBytes: 1024 * 1024 })] }),
+      workspacePath: ws.root,
+    });
+    try {
+      const controller = new AbortController();
+      const pending = executor.execute(
+        { toolName: "file-read", parameters: { path: "big.txt" } },
+        {},
+        controller.signal,
+      );
+      setImmediate(() => controller.abort());
+      const execution = await pending;
+      expect(execution.status).toBe(ToolExecutionStatus.Cancelled);
+    } finally {
+      await executor.close();
+    }
+  });
+});
+
+describe("countNewlines", () => {
+  const naive = (bytes: Uint8Array): number => bytes.filter((b) => b === 10).length;
+
+  it("counts line feeds at every alignment and length, whatever the bytes around them", () => {
+    const samples = [
+      Buffer.from("# Notes\n".repeat(512)),
+      Buffer.from("\n".repeat(37)),
+      Buffer.from("no line feed at all"),
+      Buffer.from([0x0a, 0x8a, 0x0b, 0x09, 0xff, 0x00, 0x0a, 0x7f, 0x80, 0x0a]),
+      Buffer.alloc(0),
+    ];
+    let seed = 7;
+    for (let n = 0; n < 200; n++) {
+      const bytes = Buffer.alloc(n % 67);
+      for (let i = 0; i < bytes.length; i++) {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        bytes[i] = seed % 3 === 0 ? 10 : seed >>> 24;
+      }
+      samples.push(bytes);
+    }
+    for (const sample of samples) {
+      for (let start = 0; start < Math.min(4, sample.length + 1); start++) {
+        const view = sample.subarray(start);
+        expect(countNewlines(view)).toBe(naive(view));
+        expect(countNewlines(view.subarray(0, Math.max(0, view.length - 1)))).toBe(
+          naive(view.subarray(0, Math.max(0, view.length - 1))),
+        );
+      }
+    }
   });
 });
