@@ -212,8 +212,9 @@ function tableHeader(): string {
 }
 
 function csvCell(value: string): string {
-  // Quote always; a leading = + - @ is prefixed so a spreadsheet does not run it as a formula.
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  // Quote always; a leading = + - @ (or a tab or carriage return before one, which some
+  // spreadsheets skip) is prefixed so a spreadsheet does not run the cell as a formula.
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return `"${safe.replaceAll('"', '""')}"`;
 }
 

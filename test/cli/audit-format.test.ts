@@ -43,3 +43,19 @@ describe("aintern audit's table", () => {
     expect(formatAuditRow(bad, "csv", new Map())).toContain("(invalid time)");
   });
 });
+
+describe("aintern audit's CSV", () => {
+  it("never lets a spreadsheet read a cell as a formula, also behind a tab or carriage return", () => {
+    for (const start of ["=", "+", "-", "@", "\t=", "\r="]) {
+      const line = formatAuditRow(
+        entry({ toolName: `${start}HYPERLINK("http://x")`, errorMessage: `${start}1+1` }),
+        "csv",
+        new Map(),
+      );
+      const cells = line.trimEnd().split(/,(?=")/);
+      for (const cell of cells) expect(cell).toMatch(/^"(?![=+\-@\t\r])/);
+      expect(line).toContain(`"'${start}HYPERLINK(""http://x"")"`);
+    }
+  });
+});
+
