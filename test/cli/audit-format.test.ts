@@ -58,4 +58,3 @@ describe("aintern audit's CSV", () => {
     }
   });
 });
-
