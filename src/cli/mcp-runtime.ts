@@ -1,4 +1,4 @@
-import { mkdir, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,6 +14,7 @@ import {
   DEFAULT_CONSOLE_APPROVAL_TIMEOUT_MS,
   reportExecutions,
 } from "../console/index.js";
+import { ensureDirectory } from "../core/ensure-directory.js";
 import { LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
 import {
   loadMcpConfig,
@@ -112,7 +113,7 @@ export async function resolveMcpPlaces(
   const workspacePath = await realpath(resolve(options.workspace ?? config.workspace ?? "."));
   let storeUrl = options.db ?? config.db;
   if (storeUrl === undefined) {
-    await mkdir(join(workspacePath, ".aintern"), { recursive: true });
+    ensureDirectory(join(workspacePath, ".aintern"));
     storeUrl = `sqlite:${join(workspacePath, ".aintern", "audit.db")}`;
   }
   return { config, workspacePath, storeUrl };

@@ -1,7 +1,7 @@
-import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
+import { ensureDirectory } from "../core/ensure-directory.js";
 import { assembleStore } from "./assemble-store.js";
 import { checkSqliteIntegrity, DEFAULT_QUICK_CHECK_MAX_BYTES } from "./check-sqlite-integrity.js";
 import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
@@ -67,7 +67,7 @@ export async function openSqliteStore(
   try {
     if (owned) {
       const path = target === ":memory:" ? target : resolve(target);
-      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+      if (path !== ":memory:") ensureDirectory(dirname(path));
       database = new Database(path);
     } else {
       database = target as unknown as Database.Database;

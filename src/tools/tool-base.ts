@@ -1,10 +1,10 @@
-import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import {
   readOptionalParameter,
   readRequiredParameter,
   type ToolExecutionContext,
 } from "../context/index.js";
+import { ensureDirectory } from "../core/ensure-directory.js";
 import { type JsonObject, RiskLevel, type ToolCategory } from "../core/index.js";
 import { ToolArtifact, ToolResult } from "../result/index.js";
 import type { JsonSchema } from "../schema/index.js";
@@ -210,7 +210,7 @@ export abstract class ToolBase implements Tool {
 
   /** Creates the directory that will hold `filePath`, if it does not exist. */
   protected async ensureDirectoryExists(filePath: string): Promise<void> {
-    await mkdir(dirname(filePath), { recursive: true });
+    ensureDirectory(dirname(filePath));
   }
 
   // ------------------------------------------------------------------ result helpers
