@@ -16,7 +16,7 @@ export const auditUsage = `Usage:
 
   The audit log, newest first: a table in a terminal (coloured by status and risk), JSON lines
   when piped (or --json), CSV with --csv. --follow prints rows as they are written, oldest first.
-  --since takes 30s, 15m, 1h, 2d or an ISO date.
+  --since takes 30s, 15m, 1h, 2d or an ISO date (2026-11-26, 2026-11-26T10:00Z).
 `;
 
 /** `aintern audit`. Returns the exit code. */
@@ -50,7 +50,9 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
   if (values.since !== undefined) {
     from = parseSince(values.since);
     if (from === undefined)
-      return fail(`--since must be like 30s, 15m, 1h, 2d or a date, not '${values.since}'`);
+      return fail(
+        `--since must be like 30s, 15m, 1h, 2d or an ISO date (2026-11-26T10:00Z), not '${values.since}'`,
+      );
   }
   let status: AuditStatus[] | undefined;
   if (values.status !== undefined) {
@@ -245,16 +247,28 @@ function colour(code: number, text: string): string {
   return process.env.NO_COLOR === undefined ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 
-/** `30s`, `15m`, `1h`, `2d` before now, or a date. */
+/** An ISO 8601 date, optionally with a time and a zone: `2026-11-26`, `2026-11-26T10:00Z`. */
+const isoDate =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * `30s`, `15m`, `1h`, `2d` before now, or an ISO date; undefined for anything else (`12` or
+ * `Nov 26`, which `Date` would read as some day in 2001), and for a time no `Date` can hold.
+ */
 export function parseSince(value: string, now = Date.now()): Date | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/.exec(value.trim());
+  const text = value.trim();
+  const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/.exec(text);
+  let date: Date;
   if (match !== null) {
     const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
       match[2] as "s" | "m" | "h" | "d"
     ];
-    return new Date(now - Number(match[1]) * unit);
+    date = new Date(now - Number(match[1]) * unit);
+  } else if (isoDate.test(text)) {
+    date = new Date(text);
+  } else {
+    return undefined;
   }
-  const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 

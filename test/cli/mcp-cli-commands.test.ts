@@ -1,7 +1,8 @@
 // aintern audit, permissions and tools on a store written through the same runtime `aintern mcp` uses.
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { openMcpRuntime } from "../../src/cli/mcp-runtime.js";
-import { fixtureTools, makeWorkspace, runCli } from "../mcp/mcp-support.js";
+import { cliArgs, fixtureTools, makeWorkspace, runCli } from "../mcp/mcp-support.js";
 
 describe("aintern audit, permissions and tools", () => {
   it("prints the audit log as JSON lines or CSV, filtered by tool, status, session and time", async () => {
@@ -87,6 +88,38 @@ describe("aintern audit, permissions and tools", () => {
         );
       expect(tools.map((t) => t.name).sort()).toEqual(["file-read", "list-directory", "search"]);
       expect(tools.every((t) => t.risk === "Safe" && t.annotations.readOnlyHint)).toBe(true);
+    } finally {
+      await workspace.remove();
+    }
+  }, 60_000);
+
+  it("stops quietly when its reader goes away (aintern audit | head), without a stack trace", async () => {
+    const workspace = await makeWorkspace();
+    const db = `sqlite:${workspace.path}/audit.db`;
+    try {
+      const runtime = await openMcpRuntime({
+        workspace: workspace.path,
+        db,
+        tools: [fixtureTools],
+      });
+      for (let i = 0; i < 3; i++) {
+        await runtime.processor.processCall({ toolId: "echo", parameters: { text: `${i}` } });
+      }
+      await runtime.close();
+      for (const format of ["--json", "--csv"]) {
+        const child = spawn(process.execPath, cliArgs("audit", format, "--db", db), {
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        // The reader is gone before the first row is written: every write meets a closed pipe.
+        child.stdout.destroy();
+        let stderr = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+        expect(stderr).toBe("");
+        expect(code).toBe(0);
+      }
     } finally {
       await workspace.remove();
     }
