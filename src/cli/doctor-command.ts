@@ -1,7 +1,7 @@
 import { access, constants, stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { McpUpstream } from "../mcp/index.js";
-import { openStore } from "../store/index.js";
+import { openStore, redactStoreUrl } from "../store/index.js";
 import { loadTools, resolveMcpPlaces } from "./mcp-runtime.js";
 
 export const doctorUsage = `Usage:
@@ -62,13 +62,13 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
       report(
         true,
         "store",
-        `${places.storeUrl} (${rows} audit rows, ${grants.length} remembered permissions)`,
+        `${redactStoreUrl(places.storeUrl)} (${rows} audit rows, ${grants.length} remembered permissions)`,
       );
     } finally {
       await store.close();
     }
   } catch (error) {
-    report(false, "store", `${places.storeUrl}: ${(error as Error).message}`);
+    report(false, "store", `${redactStoreUrl(places.storeUrl)}: ${(error as Error).message}`);
   }
 
   try {

@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { allToolCallFormats, type ToolCallFormat } from "../providers/index.js";
+import { redactStoreUrl } from "../store/index.js";
 import { runAuditCommand } from "./audit-command.js";
 import { consoleUsage, runConsoleCommand } from "./console-command.js";
 import { runDoctorCommand } from "./doctor-command.js";
@@ -99,7 +100,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     ...(values.session === undefined ? {} : { sessionId: values.session }),
   });
   const out = process.stdout;
-  out.write(`\nWorkspace: ${workspacePath}\nStore: ${storeUrl}\n`);
+  out.write(`\nWorkspace: ${workspacePath}\nStore: ${redactStoreUrl(storeUrl)}\n`);
   out.write("\n== Calls\n");
   for (const s of result.statuses)
     out.write(`  ${s.callId.padEnd(16)} ${s.toolId.padEnd(18)} ${s.status}\n`);

@@ -11,6 +11,7 @@ import {
   serveMcpHttp,
   serveMcpStdio,
 } from "../mcp/index.js";
+import { redactStoreUrl } from "../store/index.js";
 import { type McpRuntime, openMcpRuntime } from "./mcp-runtime.js";
 
 /** Where `--console` without an address (and no `console.listen` in the config) listens. */
@@ -123,7 +124,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     }
   } else if (runtime.approvals === "console") {
     log(
-      `approvals wait in the store for the web console: run \`aintern console --db ${runtime.storeUrl}\`, or add --console`,
+      `approvals wait in the store for the web console: run \`aintern console --db ${redactStoreUrl(runtime.storeUrl)}\`, or add --console`,
     );
   }
   const pages =
@@ -151,7 +152,9 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     return stopping;
   };
   const tools = runtime.registry.tools.length;
-  log(`${tools} tools, workspace ${runtime.workspacePath}, audit ${runtime.storeUrl}`);
+  log(
+    `${tools} tools, workspace ${runtime.workspacePath}, audit ${redactStoreUrl(runtime.storeUrl)}`,
+  );
   if (http !== undefined) {
     const configured = runtime.config.http;
     const handle = await serveMcpHttp(server, {

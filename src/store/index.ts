@@ -9,7 +9,11 @@ export { InvalidAuditQueryError } from "./invalid-audit-query-error.js";
 export { InvalidAuditRecordError } from "./invalid-audit-record-error.js";
 export { InvalidPermissionGrantError } from "./invalid-permission-grant-error.js";
 export { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
-export { ACCEPTED_STORE_URLS, InvalidStoreUrlError } from "./invalid-store-url-error.js";
+export {
+  ACCEPTED_STORE_URLS,
+  InvalidStoreUrlError,
+  redactStoreUrl,
+} from "./invalid-store-url-error.js";
 export { InvalidToolCallError } from "./invalid-tool-call-error.js";
 export { JournalWriteError } from "./journal-write-error.js";
 export { MissingDriverError } from "./load-pg.js";

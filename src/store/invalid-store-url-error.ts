@@ -29,7 +29,13 @@ export class InvalidStoreUrlError extends AinternError {
   }
 }
 
-/** The URL with the password part of `scheme://user:password@host` replaced by `***`. */
+/**
+ * The URL with its password replaced by `***`: the one of `scheme://user:password@host` (up to
+ * the last `@` before the path, so a raw `@` in the password hides too) and a `password=` query
+ * parameter. For every URL a user may see printed or logged.
+ */
 export function redactStoreUrl(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/, "$1***@");
+  return url
+    .replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:/@]*:)[^/?#]*@/, "$1***@")
+    .replace(/([?&]password=)[^&#]*/gi, "$1***");
 }

@@ -32,5 +32,10 @@ describe("parseStoreUrl", () => {
     expect(redactStoreUrl("postgres://me:pw@h/d")).toBe("postgres://me:***@h/d");
     expect(redactStoreUrl("postgres://me@h/d")).toBe("postgres://me@h/d");
     expect(redactStoreUrl("sqlite:./a:b@c.db")).toBe("sqlite:./a:b@c.db");
+    // A raw @ in the password, and a password given as a query parameter, hide too.
+    expect(redactStoreUrl("postgres://me:p@ss@h:5432/d")).toBe("postgres://me:***@h:5432/d");
+    expect(redactStoreUrl("postgres://h/d?user=me&password=s3cret&ssl=true")).toBe(
+      "postgres://h/d?user=me&password=***&ssl=true",
+    );
   });
 });

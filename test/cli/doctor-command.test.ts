@@ -1,0 +1,54 @@
+// aintern doctor where things go wrong: it reports and exits, and never prints a password.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cliArgs } from "../mcp/mcp-support.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "aintern-doctor-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("aintern doctor on a workspace where .aintern cannot be made", () => {
+  it.runIf(existsSync("/proc/self"))(
+    "reports the problem and exits instead of hanging",
+    async () => {
+      const run = promisify(execFile);
+      const failure = await run(process.execPath, cliArgs("doctor", "--workspace", "/proc"), {
+        timeout: 30_000,
+      }).then(
+        () => undefined,
+        (error: { code?: number; killed?: boolean; stdout?: string; stderr?: string }) => error,
+      );
+      expect(failure?.killed).toBe(false);
+      expect(failure?.code).toBe(1);
+      expect(`${failure?.stdout}${failure?.stderr}`).toContain("/proc/.aintern");
+    },
+    40_000,
+  );
+});
+
+describe("aintern doctor and a database URL with a password", () => {
+  it("never prints the password, whether the store opens or not", async () => {
+    const run = promisify(execFile);
+    const url = "postgres://aintern:hunter2secret@127.0.0.1:1/none";
+    const failure = await run(
+      process.execPath,
+      cliArgs("doctor", "--workspace", dir, "--db", url),
+      { timeout: 30_000 },
+    ).then(
+      () => undefined,
+      (error: { stdout?: string; stderr?: string }) => error,
+    );
+    const printed = `${failure?.stdout}${failure?.stderr}`;
+    expect(printed).toContain("postgres://aintern:***@127.0.0.1:1/none");
+    expect(printed).not.toContain("hunter2secret");
+  }, 40_000);
+});
