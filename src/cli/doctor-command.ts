@@ -1,8 +1,9 @@
 import { access, constants, stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { McpUpstream } from "../mcp/index.js";
+import { ToolRegistry } from "../registry/index.js";
 import { openStore, redactStoreUrl } from "../store/index.js";
-import { loadTools, resolveMcpPlaces } from "./mcp-runtime.js";
+import { loadTools, registrationProblem, resolveMcpPlaces } from "./mcp-runtime.js";
 
 export const doctorUsage = `Usage:
   aintern doctor [--workspace DIR] [--db URL] [--config FILE] [--tools ...]...
@@ -82,8 +83,18 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
   for (const config of places.config.upstreams ?? []) {
     const upstream = new McpUpstream(config);
     try {
-      const { tools } = await withTimeout(upstream.listTools(), 30_000, "did not answer in 30 s");
-      report(true, `upstream`, `${config.name}: ${tools.length} tools (prefix ${upstream.prefix})`);
+      const tools = await withTimeout(upstream.importTools(), 30_000, "did not answer in 30 s");
+      // What `aintern mcp` would leave out: each tool is registered as it would be.
+      const registry = new ToolRegistry();
+      const refused = tools.flatMap((tool) => {
+        const problem = registrationProblem(registry, tool);
+        return problem === undefined ? [] : [`tool '${tool.id}' left out: ${problem}`];
+      });
+      report(
+        refused.length === 0,
+        "upstream",
+        `${config.name}: ${tools.length} tools (prefix ${upstream.prefix})${refused.map((r) => `; ${r}`).join("")}`,
+      );
     } catch (error) {
       report(false, "upstream", `${config.name}: ${(error as Error).message}`);
     } finally {

@@ -142,7 +142,16 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       });
       upstreams.push(upstream);
       if (options.startUpstreams === false) continue;
-      registry.registerTools(await upstream.importTools());
+      for (const tool of await upstream.importTools()) {
+        const problem = registrationProblem(registry, tool);
+        // One tool the registry refuses (a schema that is not JSON Schema, an id taken) is left
+        // out, said so, and does not keep the upstream's other tools (or the server) from starting.
+        if (problem !== undefined) {
+          options.onError?.(
+            new Error(`Upstream '${upstreamConfig.name}': tool '${tool.id}' left out: ${problem}`),
+          );
+        }
+      }
     }
 
     // The configuration is a protected path: a call touching it always asks, whatever a rule or a
@@ -304,4 +313,16 @@ function isTool(value: unknown): value is Tool {
     typeof t.getEffectiveRiskLevel === "function" &&
     typeof t.inputSchema === "object"
   );
+}
+
+/**
+ * Registers `tool`; returns why the registry refused it, or undefined when it is registered.
+ * Used for tools a user does not write (an upstream's), which must not stop the others.
+ */
+export function registrationProblem(registry: ToolRegistry, tool: Tool): string | undefined {
+  try {
+    return registry.tryRegisterTool(tool) ? undefined : "its id is taken by another tool";
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }

@@ -37,6 +37,7 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
       ? {}
       : { tools: values.tools.flatMap((t) => t.split(",")).filter((t) => t !== "") }),
     ...(values.upstream === undefined ? {} : { upstreams: values.upstream }),
+    onError: (error) => process.stderr.write(`aintern tools: ${error.message}\n`),
   });
   try {
     const server = new AinternMcpServer({
