@@ -113,9 +113,7 @@ describe("MCP names, risk from annotations and the approval form", () => {
     expect(parseSince("2026-01-02")?.toISOString()).toBe("2026-01-02T00:00:00.000Z");
     expect(parseSince("soon")).toBeUndefined();
     expect(parseSince("2026-11-26T10:00Z")?.toISOString()).toBe("2026-11-26T10:00:00.000Z");
-    expect(parseSince("2026-11-26 10:00:30+01:00")?.toISOString()).toBe(
-      "2026-11-26T09:00:30.000Z",
-    );
+    expect(parseSince("2026-11-26 10:00:30+01:00")?.toISOString()).toBe("2026-11-26T09:00:30.000Z");
     // What Date would read as some day in 2001 (every row), and a time no Date can hold.
     for (const loose of ["12", "1", "Nov 26", "26 Nov 2026", "99999999999d", "2026-13-45"]) {
       expect(parseSince(loose, 10_000_000), loose).toBeUndefined();
