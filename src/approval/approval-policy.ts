@@ -68,17 +68,27 @@ export interface ApprovalPolicyConfig extends ParameterKindConfig {
 /**
  * The files that make other programs run code or hold secrets, and aintern's own files: all of
  * every `.git` (hooks, config, modules' hooks and config, a `.git` file that points elsewhere),
- * editor and CI settings (`.vscode/`, `.idea/`, `.husky/`, `.github/workflows/`), environment
- * and package-manager files (`.env`, `.env.*`, `.envrc`, `.direnv/`, `.npmrc`, `.yarnrc*`),
- * aintern's configuration, policy and databases. Matched case-insensitively, at any depth.
+ * git's own settings in a repository (`.gitattributes`, `.gitconfig`), editor, agent and CI
+ * settings (`.vscode/`, `.idea/`, `.cursor/`, `.claude/`, `.mcp.json`, `.devcontainer/`,
+ * `.husky/`, `.pre-commit-config.yaml`, `.github/workflows/`), environment and package-manager
+ * files (`.env`, `.env.*`, `.envrc`, `.direnv/`, `.npmrc`, `.yarnrc*`, `package.json`, whose
+ * scripts npm runs on install and on an approved `npm test`), aintern's configuration, policy and
+ * databases. Matched case-insensitively, at any depth.
  */
 export const defaultProtectedPathPatterns: readonly string[] = Object.freeze([
   "**/.git",
   "**/.git/**",
   "**/.gitmodules",
+  "**/.gitattributes",
+  "**/.gitconfig",
   "**/.vscode/**",
   "**/.idea/**",
+  "**/.cursor/**",
+  "**/.claude/**",
+  "**/.mcp.json",
+  "**/.devcontainer/**",
   "**/.husky/**",
+  "**/.pre-commit-config.yaml",
   "**/.github/workflows/**",
   "**/.env",
   "**/.env.*",
@@ -88,6 +98,7 @@ export const defaultProtectedPathPatterns: readonly string[] = Object.freeze([
   "**/.npmrc",
   "**/.yarnrc",
   "**/.yarnrc.*",
+  "**/package.json",
   "**/*.db",
   "**/*.db-wal",
   "**/*.db-shm",

@@ -155,8 +155,10 @@ function reasonOf(answer: ApprovalAnswer): string | undefined {
 }
 
 /**
- * A pattern worth remembering for this call: the folder of its path (`src/**`), or the first word
- * of its command (`npm *`); undefined when the call has neither, or several different ones.
+ * A pattern worth remembering for this call: the folder of its path (`src/**`), or its command's
+ * program and subcommand (`npm test`, `npm test *` when more words follow: never `npm *`, which
+ * would also approve `npm exec` of anything), or its program alone when no subcommand follows
+ * (`ls *`); undefined when the call has neither, or several different ones.
  */
 export function suggestPattern(
   toolId: string,
@@ -165,8 +167,11 @@ export function suggestPattern(
 ): string | undefined {
   const subjects = callSubjects(toolId, parameters, kinds);
   if (subjects.commands.length === 1) {
-    const first = subjects.commands[0]!.trim().split(/\s+/)[0];
-    return first === undefined || first === "" ? undefined : `${first} *`;
+    const [program, subcommand, ...rest] = subjects.commands[0]!.trim().split(/\s+/);
+    if (program === undefined || program === "") return undefined;
+    if (subcommand === undefined) return program;
+    if (!/^[A-Za-z][\w.:-]*$/.test(subcommand)) return `${program} *`;
+    return rest.length === 0 ? `${program} ${subcommand}` : `${program} ${subcommand} *`;
   }
   if (subjects.paths.length === 1) {
     const path = subjects.paths[0]!.replaceAll("\\", "/");

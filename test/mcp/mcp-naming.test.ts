@@ -36,7 +36,12 @@ describe("MCP names, risk from annotations and the approval form", () => {
 
   it("suggests a folder glob for a path and a command prefix for a command", () => {
     expect(suggestPattern("file-write", { path: "src/app/main.ts" })).toBe("src/app/**");
-    expect(suggestPattern("terminal-execute", { command: "npm test -- --watch" })).toBe("npm *");
+    expect(suggestPattern("terminal-execute", { command: "npm test -- --watch" })).toBe(
+      "npm test *",
+    );
+    expect(suggestPattern("terminal-execute", { command: "npm test" })).toBe("npm test");
+    expect(suggestPattern("terminal-execute", { command: "ls -la src" })).toBe("ls *");
+    expect(suggestPattern("terminal-execute", { command: "make" })).toBe("make");
     expect(suggestPattern("x", {})).toBeUndefined();
   });
 
