@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { AinternError } from "../core/index.js";
 import type { McpConfig } from "../mcp/index.js";
 
@@ -30,11 +30,12 @@ export class UntrustedConfigError extends AinternError {
  * What a configuration file does beyond restricting the model: starting processes, loading code,
  * allowing calls without asking, moving the workspace or the store, setting who may connect. A
  * file that does none of these (deny rules, ask rules, limits, the console's operator) needs no
- * trust.
+ * trust. Whether a path stays inside the file's folder is judged on real paths (symbolic links
+ * followed), as the path will be used.
  */
-export function configWidenings(config: McpConfig): string[] {
+export async function configWidenings(config: McpConfig): Promise<string[]> {
   const reasons: string[] = [];
-  const folder = config.file === undefined ? undefined : dirname(config.file);
+  const folder = config.file === undefined ? undefined : await realPathOf(dirname(config.file));
   if ((config.upstreams ?? []).length > 0) {
     const names = (config.upstreams ?? []).map((u) => u.name).join(", ");
     reasons.push(`starts upstream MCP servers (${names})`);
@@ -51,18 +52,53 @@ export function configWidenings(config: McpConfig): string[] {
   if (policy?.pathParameters !== undefined || policy?.commandParameters !== undefined) {
     reasons.push("changes which parameters are paths and commands");
   }
-  if (config.workspace !== undefined && !inside(folder, config.workspace)) {
-    reasons.push(`moves the workspace to ${config.workspace}`);
+  if (config.workspace !== undefined) {
+    const real =
+      folder === undefined ? undefined : await realPathOf(resolve(folder, config.workspace));
+    if (folder === undefined || real === undefined || !isWithin(folder, real)) {
+      const really = real === undefined || real === config.workspace ? "" : ` (really ${real})`;
+      reasons.push(`moves the workspace to ${config.workspace}${really}`);
+    }
   }
   if (config.db !== undefined) reasons.push(`keeps approvals and permissions in ${config.db}`);
   if (config.http !== undefined) reasons.push("sets who may connect over HTTP (http)");
   return reasons;
 }
 
-function inside(folder: string | undefined, path: string): boolean {
-  if (folder === undefined) return false;
-  const rel = relative(folder, resolve(folder, path));
-  return !rel.startsWith("..") && !isAbsolute(rel);
+/** Whether the absolute path `path` is `folder` or below it, compared as text. */
+export function isWithin(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * The real path `path` has or would have: its own real path when it exists, else its nearest
+ * existing ancestor's real path with the rest appended (what creating it would make). Undefined
+ * when it cannot be told: an entry that exists but does not resolve (a dangling symbolic link,
+ * which creating the path would follow; a loop), or an error other than "not found".
+ */
+export async function realPathOf(path: string): Promise<string | undefined> {
+  const absolute = resolve(path);
+  try {
+    return await realpath(absolute);
+  } catch (error) {
+    if (!isNotFound(error)) return undefined;
+  }
+  try {
+    await lstat(absolute);
+    return undefined; // it is there (a dangling link) but does not resolve
+  } catch (error) {
+    if (!isNotFound(error)) return undefined;
+  }
+  const parent = dirname(absolute);
+  if (parent === absolute) return undefined;
+  const realParent = await realPathOf(parent);
+  return realParent === undefined ? undefined : join(realParent, basename(absolute));
+}
+
+function isNotFound(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
 }
 
 /** Where trusted configurations are recorded: `$AINTERN_HOME/trusted-configs.json` (default `~/.aintern`). */
@@ -88,17 +124,28 @@ async function digestOf(file: string): Promise<string> {
     .digest("hex");
 }
 
-/** Whether `file`, with its current content, was trusted with {@link trustConfig}. */
-export async function isTrustedConfig(file: string): Promise<boolean> {
-  const real = await realpath(file);
-  return (await readTrusted())[real] === (await digestOf(real));
+/**
+ * The key trust is recorded under: where the file was found (its folder's real path and its own
+ * name), not where a symbolic link to it leads. A file trusted in one project and linked from
+ * another is used there with the other folder's relative paths, so it is not trusted there until
+ * trusted there. For a file that is not a link this is its real path.
+ */
+export async function trustKey(file: string): Promise<string> {
+  return join(await realpath(dirname(resolve(file))), basename(file));
 }
 
-/** Records `file`'s current content as trusted (a later change needs trusting again). */
+/** Whether `file`, with its current content, was trusted where it is with {@link trustConfig}. */
+export async function isTrustedConfig(file: string): Promise<boolean> {
+  return (await readTrusted())[await trustKey(file)] === (await digestOf(file));
+}
+
+/**
+ * Records `file`'s current content as trusted where it is found (a later change needs trusting
+ * again; a link to it elsewhere needs trusting there).
+ */
 export async function trustConfig(file: string): Promise<void> {
   const trusted = await readTrusted();
-  const real = await realpath(file);
-  trusted[real] = await digestOf(real);
+  trusted[await trustKey(file)] = await digestOf(file);
   const path = trustFilePath();
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
@@ -112,7 +159,7 @@ export async function trustConfig(file: string): Promise<void> {
  */
 export async function checkFoundConfig(config: McpConfig): Promise<void> {
   if (config.file === undefined) return;
-  const reasons = configWidenings(config);
+  const reasons = await configWidenings(config);
   if (reasons.length === 0 || (await isTrustedConfig(config.file))) return;
   throw new UntrustedConfigError(config.file, reasons);
 }

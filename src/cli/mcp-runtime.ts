@@ -15,6 +15,7 @@ import {
   reportExecutions,
 } from "../console/index.js";
 import { ensureDirectory } from "../core/ensure-directory.js";
+import { AinternError } from "../core/index.js";
 import { LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
 import {
   loadMcpConfig,
@@ -27,7 +28,7 @@ import {
 import { ToolRegistry } from "../registry/index.js";
 import { openStore, type Store } from "../store/index.js";
 import type { Tool } from "../tools/index.js";
-import { checkFoundConfig } from "./config-trust.js";
+import { checkFoundConfig, isWithin, realPathOf } from "./config-trust.js";
 
 /** What {@link openMcpRuntime} takes: the CLI's flags, over the configuration file. */
 export interface McpRuntimeOptions {
@@ -94,8 +95,11 @@ export async function findMcpConfig(
   if (options.config !== undefined) return loadMcpConfig(options.config);
   for (const dir of [options.workspace, process.cwd()]) {
     if (dir === undefined) continue;
-    const file = join(resolve(dir), MCP_CONFIG_FILE_NAME);
+    // The folder's real path: the file's relative paths resolve from the folder it was found in
+    // as it really is, the way the trust check judges them (it binds trust to this place).
+    let file: string;
     try {
+      file = join(await realpath(resolve(dir)), MCP_CONFIG_FILE_NAME);
       await realpath(file);
     } catch {
       continue;
@@ -113,10 +117,29 @@ export async function resolveMcpPlaces(
   const workspacePath = await realpath(resolve(options.workspace ?? config.workspace ?? "."));
   let storeUrl = options.db ?? config.db;
   if (storeUrl === undefined) {
-    ensureDirectory(join(workspacePath, ".aintern"));
-    storeUrl = `sqlite:${join(workspacePath, ".aintern", "audit.db")}`;
+    const folder = join(workspacePath, ".aintern");
+    const file = join(folder, "audit.db");
+    await checkDefaultStoreInside(workspacePath, file);
+    ensureDirectory(folder);
+    await checkDefaultStoreInside(workspacePath, file);
+    storeUrl = `sqlite:${file}`;
   }
   return { config, workspacePath, storeUrl };
+}
+
+/**
+ * The default store must be the workspace's own: a repository whose `.aintern` (or
+ * `.aintern/audit.db`) is a symbolic link out of it would otherwise write there, or share another
+ * project's remembered permissions, without any configuration to trust.
+ */
+async function checkDefaultStoreInside(workspacePath: string, file: string): Promise<void> {
+  const real = await realPathOf(file);
+  if (real !== undefined && isWithin(workspacePath, real)) return;
+  throw new AinternError(
+    "STORE_OUTSIDE_WORKSPACE",
+    `The default store ${file} leads out of the workspace ${workspacePath}${real === undefined ? " (a symbolic link that does not resolve)" : ` to ${real}`}: ` +
+      "a symbolic link in the workspace (.aintern, or .aintern/audit.db) points elsewhere. Remove the link, or name the store with --db.",
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { lstat, realpath } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { configWidenings, trustConfig, trustFilePath } from "./config-trust.js";
 import { findMcpConfig } from "./mcp-runtime.js";
@@ -9,7 +10,9 @@ export const trustUsage = `Usage:
   current content: aintern mcp, tools, doctor, audit, permissions and console then use it even
   though it starts upstream servers, loads tool modules, allows calls without asking, moves the
   workspace or the store, or sets HTTP authentication. A file that only restricts needs no trust.
-  After any change to the file, read it and trust it again. Trusted files are recorded in
+  After any change to the file, read it and trust it again. Trust is given to the file where it
+  is found: a symbolic link to a file trusted elsewhere needs trusting in its own folder (its
+  relative paths resolve from there). Trusted files are recorded in
   $AINTERN_HOME/trusted-configs.json (default ~/.aintern).
 `;
 
@@ -35,12 +38,17 @@ export async function runTrustCommand(argv: readonly string[]): Promise<number> 
     process.stderr.write("No aintern.config.json in the workspace or the current directory.\n");
     return 1;
   }
-  const reasons = configWidenings(config);
+  const reasons = await configWidenings(config);
   await trustConfig(config.file);
+  // A link is trusted where it is, with this folder's relative paths (those printed below), not
+  // where it leads: say so, so that no one takes it for the file they trusted elsewhere.
+  const name = (await lstat(config.file)).isSymbolicLink()
+    ? `${config.file} (a link to ${await realpath(config.file)}; trusted here, with this folder's paths)`
+    : config.file;
   process.stdout.write(
     reasons.length === 0
-      ? `Trusted ${config.file} (it only restricts; it needed no trust).\n`
-      : `Trusted ${config.file}, which ${reasons.join("; ")}.\nRecorded in ${trustFilePath()}; a change to the file needs trusting again.\n`,
+      ? `Trusted ${name} (it only restricts; it needed no trust).\n`
+      : `Trusted ${name}, which ${reasons.join("; ")}.\nRecorded in ${trustFilePath()}; a change to the file needs trusting again.\n`,
   );
   return 0;
 }
