@@ -4,10 +4,11 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   ApprovalPolicy,
+  type ApprovalRule,
   defaultProtectedPathPatterns,
   RememberedPermissions,
 } from "../approval/index.js";
-import { builtinTools } from "../builtin/index.js";
+import { BuiltinToolId, builtinTools } from "../builtin/index.js";
 import { ToolCallProcessor } from "../calls/index.js";
 import {
   ConsoleApprovalHandler,
@@ -178,18 +179,31 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
     }
 
     // The configuration is a protected path: a call touching it always asks, whatever a rule or a
-    // remembered approval says (and no tool edits it).
-    const protectedPaths = [
-      ...(config.policy?.protectedPaths ?? defaultProtectedPathPatterns),
-      `**/${MCP_CONFIG_FILE_NAME}`,
-    ];
+    // remembered approval says; and the model can never change it, approved or not.
+    const configPaths = [`**/${MCP_CONFIG_FILE_NAME}`];
     if (config.file !== undefined) {
       const inside = relative(workspacePath, config.file);
-      if (!inside.startsWith("..") && !isAbsolute(inside)) protectedPaths.push(inside);
+      if (!inside.startsWith("..") && !isAbsolute(inside)) configPaths.push(inside);
     }
+    const protectedPaths = [
+      ...(config.policy?.protectedPaths ?? defaultProtectedPathPatterns),
+      ...configPaths,
+    ];
+    const neverChanged: ApprovalRule[] = [
+      BuiltinToolId.FileWrite,
+      BuiltinToolId.FileDelete,
+      BuiltinToolId.TerminalExecute,
+    ].flatMap((toolId) =>
+      configPaths.map((pathPattern) => ({
+        toolId,
+        pathPattern,
+        reason: "aintern's configuration: the model can never change it (a person edits it)",
+      })),
+    );
     // Frozen: the policy's matcher for them is then found without building a key on every call.
     const policy = new ApprovalPolicy({
       ...config.policy,
+      deny: [...neverChanged, ...(config.policy?.deny ?? [])],
       protectedPaths: Object.freeze(protectedPaths),
     });
     const permissions = new RememberedPermissions({ store: store.permissions });

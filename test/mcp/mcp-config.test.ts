@@ -1,7 +1,8 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ApprovalDecision, ToolCallStatus } from "../../src/calls/index.js";
 import { openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from "../../src/mcp/index.js";
@@ -81,29 +82,49 @@ describe("aintern.config.json", () => {
     );
   });
 
-  it("is a protected path: a write to it asks even where an allow rule covers every write", async () => {
+  it("can never be changed by the model: a write or delete is denied even with a person's approval", async () => {
     const dir = await mkdtemp(join(tmpdir(), "aintern-config-"));
     try {
-      await writeFile(
-        join(dir, "aintern.config.json"),
-        JSON.stringify({ policy: { allow: [{ toolId: "file-write", pathPattern: "**" }] } }),
-      );
-      // Named with --config: the user's own file (found on its own, it would need `aintern trust`).
-      const runtime = await openMcpRuntime({
-        workspace: dir,
-        config: join(dir, "aintern.config.json"),
-        db: "sqlite::memory:",
+      const allowEveryWrite = JSON.stringify({
+        policy: { allow: [{ toolId: "file-write", pathPattern: "**" }] },
       });
-      try {
-        const write = (path: string) =>
-          runtime.processor.needsApproval("file-write", { path, content: "{}", overwrite: true });
-        expect(await write("notes.md")).toBe(false);
-        expect(await write("aintern.config.json")).toMatchObject({
-          reason: expect.stringMatching(/protected/i),
+      await writeFile(join(dir, "aintern.config.json"), allowEveryWrite);
+      await writeFile(join(dir, "custom.json"), allowEveryWrite);
+      // Named with --config: the user's own file (found on its own, it would need `aintern trust`).
+      for (const configName of ["aintern.config.json", "custom.json"]) {
+        const runtime = await openMcpRuntime({
+          workspace: dir,
+          config: join(dir, configName),
+          db: "sqlite::memory:",
         });
-      } finally {
-        await runtime.close();
+        try {
+          const write = (path: string) =>
+            runtime.processor.needsApproval("file-write", { path, content: "{}", overwrite: true });
+          expect(await write("notes.md")).toBe(false);
+          for (const [toolId, parameters] of [
+            ["file-write", { path: configName, content: "{}", overwrite: true }],
+            ["file-write", { path: `./sub/../${configName}`, content: "{}", overwrite: true }],
+            ["file-delete", { path: configName }],
+          ] as const) {
+            const result = await runtime.processor.processCall({
+              toolId,
+              parameters,
+              decision: ApprovalDecision.approve(),
+            });
+            expect(result.status, `${toolId} ${JSON.stringify(parameters)}`).toBe(
+              ToolCallStatus.Denied,
+            );
+            expect(result.content).toContain("can never change it");
+          }
+          // Reading it still only asks (it is a protected path).
+          expect(
+            await runtime.processor.needsApproval("file-read", { path: configName }),
+          ).toMatchObject({ reason: expect.stringMatching(/protected/i) });
+        } finally {
+          await runtime.close();
+        }
       }
+      expect(await readFile(join(dir, "aintern.config.json"), "utf8")).toContain("allow");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
