@@ -7,6 +7,7 @@ import {
 } from "../console/index.js";
 import {
   AinternMcpServer,
+  bearerTokenProblem,
   introspectionVerifier,
   serveMcpHttp,
   serveMcpStdio,
@@ -96,6 +97,14 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
   const loopback = http === undefined || ["127.0.0.1", "localhost", "::1"].includes(http.host);
   if (values.token === "none" && !loopback) {
     process.stderr.write("--token none is only allowed on a loopback host\n");
+    return 2;
+  }
+  const tokenProblem =
+    values.token === undefined || values.token === "none"
+      ? undefined
+      : bearerTokenProblem(values.token);
+  if (tokenProblem !== undefined) {
+    process.stderr.write(`--token ${tokenProblem} (or leave it out for a random one)\n`);
     return 2;
   }
   const log = (line: string): void => {

@@ -13,6 +13,7 @@ export {
   decisionFromAnswer,
   suggestPattern,
 } from "./approval-form.js";
+export { bearerTokenProblem, MIN_BEARER_TOKEN_LENGTH } from "./bearer-token-problem.js";
 export {
   type ImportMcpToolsOptions,
   importMcpTools,

@@ -9,6 +9,7 @@ import {
   RiskLevel,
   type ToolCategory,
 } from "../core/index.js";
+import { bearerTokenProblem } from "./bearer-token-problem.js";
 import type { McpUpstreamConfig } from "./mcp-upstream.js";
 
 /** The file name `aintern mcp` looks for in the workspace when no `--config` is given. */
@@ -385,6 +386,8 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
     const host = str("http.host", rawHttp.host);
     const port = int("http.port", rawHttp.port);
     const token = str("http.token", rawHttp.token);
+    const tokenProblem = token === undefined ? undefined : bearerTokenProblem(token);
+    if (tokenProblem !== undefined) fail("http.token", tokenProblem);
     http = {
       ...(host === undefined ? {} : { host }),
       ...(port === undefined ? {} : { port }),

@@ -130,6 +130,16 @@ describe("aintern.config.json", () => {
     }
   });
 
+  it("refuses an HTTP token that is empty, guessable or not sendable in a header", () => {
+    for (const token of ["short", "has space in it 123456", "ünïcödé-token-123456"]) {
+      expect(() => parseMcpConfig({ http: { token } }), token).toThrow(/http\.token/);
+    }
+    expect(() => parseMcpConfig({ http: { token: "" } })).toThrow(/http\.token/);
+    expect(parseMcpConfig({ http: { token: "a-long-enough-token_0123" } }).http?.token).toBe(
+      "a-long-enough-token_0123",
+    );
+  });
+
   it("says which file is not valid JSON", async () => {
     const dir = await mkdtemp(join(tmpdir(), "aintern-config-"));
     try {

@@ -1,4 +1,4 @@
-// aintern doctor where things go wrong: it reports and exits, and never prints a password.
+// aintern doctor and mcp where things go wrong: they report and exit, and never print a password.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -51,4 +51,22 @@ describe("aintern doctor and a database URL with a password", () => {
     expect(printed).toContain("postgres://aintern:***@127.0.0.1:1/none");
     expect(printed).not.toContain("hunter2secret");
   }, 40_000);
+});
+
+describe("aintern mcp --token", () => {
+  it("refuses an empty or guessable token before serving anything", async () => {
+    const run = promisify(execFile);
+    for (const token of ["--token=", "--token=short"]) {
+      const failure = await run(
+        process.execPath,
+        cliArgs("mcp", "--workspace", dir, "--http", "127.0.0.1:0", token),
+        { timeout: 30_000 },
+      ).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      expect(failure?.code, token).toBe(2);
+      expect(failure?.stderr, token).toMatch(/--token is (empty|shorter than 16)/);
+    }
+  }, 60_000);
 });
