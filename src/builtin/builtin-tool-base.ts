@@ -45,6 +45,13 @@ export abstract class BuiltinToolBase extends ToolBase {
         const message = error instanceof Error ? error.message : String(error);
         return ToolResult.failed(`Not found: ${message}`, ToolErrorCode.PathNotFound);
       }
+      if (code === "ENAMETOOLONG") {
+        // Said without the system's message: it names the descriptor path the tools open through.
+        return ToolResult.failed(
+          "A name in the path is too long: the file system takes at most 255 bytes per name (and 4,096 per path).",
+          ToolErrorCode.ValidationFailed,
+        );
+      }
       throw error;
     }
   }

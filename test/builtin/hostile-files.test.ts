@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BuiltinToolErrorCode,
+  fileDeleteTool,
   fileReadTool,
   fileWriteTool,
   listDirectoryTool,
@@ -67,6 +68,19 @@ describe("file-write against a hostile workspace", () => {
     const result = await run(fileWriteTool, ws.root, { path: "a\0b", content: "x" });
     expect(result.errorCode).toBe(ToolErrorCode.ValidationFailed);
     expect(result.error).toMatch(/NUL/);
+  });
+
+  it("refuses a name longer than the file system takes as a validation failure, without internal paths", async () => {
+    const long = "a".repeat(300);
+    for (const [tool, parameters] of [
+      [fileWriteTool, { path: long, content: "x" }],
+      [fileDeleteTool, { path: long }],
+    ] as const) {
+      const result = await run(tool, ws.root, parameters);
+      expect(result.errorCode).toBe(ToolErrorCode.ValidationFailed);
+      expect(result.error).toMatch(/too long/);
+      expect(result.error).not.toMatch(/\/proc\/|ENAMETOOLONG/);
+    }
   });
 
   it("never lands a file outside the workspace while a directory and a link swap places", async () => {
