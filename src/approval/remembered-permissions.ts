@@ -130,6 +130,11 @@ export class RememberedPermissions {
     if (call.riskLevel >= RiskLevel.Critical || call.riskLevel > grant.maxRiskLevel) return false;
     if (grant.expiresAt !== undefined && grant.expiresAt.getTime() <= this.#now().getTime())
       return false;
+    // A grant given in one workspace is that workspace's, whatever its kind: a store shared by
+    // two workspaces (a `--db`, a linked `.aintern`) must not carry "always" from one to the other.
+    if (grant.workspacePath !== undefined && grant.workspacePath !== call.workspacePath) {
+      return false;
+    }
     const subjects = callSubjects(call.toolId, call.parameters, this.#config);
     // A command that cannot be read cannot be judged: it is never covered, pattern or not.
     if (subjects.commands.some((c) => !parseCommand(c).ok)) return false;
@@ -143,7 +148,6 @@ export class RememberedPermissions {
     }
     const workspace = call.workspacePath;
     if (workspace === undefined || subjects.paths.length === 0) return false;
-    if (grant.workspacePath !== undefined && grant.workspacePath !== workspace) return false;
     const pattern = grant.pattern;
     return subjects.paths.every((p) => matchPathPattern(pattern, p, workspace));
   }

@@ -286,6 +286,23 @@ describe("RememberedPermissions path patterns", () => {
   });
 });
 
+describe("RememberedPermissions across workspaces sharing a store", () => {
+  it("a grant given in one workspace covers no call in another, whatever its kind", async () => {
+    const permissions = new RememberedPermissions();
+    await permissions.remember(request(commandCall("touch made.txt"), { rememberForTool: true }));
+    await permissions.remember(
+      request(commandCall("npm test"), { rememberForTool: true, rememberPattern: "npm test" }),
+    );
+    await permissions.remember(request(fileCall("notes.md"), { rememberForTool: true }));
+    for (const call of [commandCall("touch in-b.txt"), commandCall("npm test"), fileCall("x.md")]) {
+      expect(await permissions.find(call, "s2")).toBeDefined();
+      expect(
+        await permissions.find({ ...call, workspacePath: otherWorkspace }, "s2"),
+      ).toBeUndefined();
+    }
+  });
+});
+
 describe("RememberedPermissions command patterns", () => {
   async function grantNpm(): Promise<RememberedPermissions> {
     const permissions = new RememberedPermissions();
