@@ -71,9 +71,10 @@ export interface ApprovalPolicyConfig extends ParameterKindConfig {
  * git's own settings in a repository (`.gitattributes`, `.gitconfig`), editor, agent and CI
  * settings (`.vscode/`, `.idea/`, `.cursor/`, `.claude/`, `.mcp.json`, `.devcontainer/`,
  * `.husky/`, `.pre-commit-config.yaml`, `.github/workflows/`), environment and package-manager
- * files (`.env`, `.env.*`, `.envrc`, `.direnv/`, `.npmrc`, `.yarnrc*`, `package.json`, whose
- * scripts npm runs on install and on an approved `npm test`), aintern's configuration, policy and
- * databases. Matched case-insensitively, at any depth.
+ * files (`.env`, `.env.*`, `.envrc`, `.direnv/`, `.npmrc`, `.yarnrc*`), aintern's configuration,
+ * policy and databases. Matched case-insensitively, at any depth. (Reading any of them asks too;
+ * build manifests such as `package.json` are read freely, and `file-write` rates writing one
+ * Medium instead: see `FileWriteTool`.)
  */
 export const defaultProtectedPathPatterns: readonly string[] = Object.freeze([
   "**/.git",
@@ -98,7 +99,6 @@ export const defaultProtectedPathPatterns: readonly string[] = Object.freeze([
   "**/.npmrc",
   "**/.yarnrc",
   "**/.yarnrc.*",
-  "**/package.json",
   "**/*.db",
   "**/*.db-wal",
   "**/*.db-shm",

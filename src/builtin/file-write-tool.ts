@@ -27,7 +27,20 @@ function touchesGitDirectory(path: string): boolean {
 }
 
 /**
- * `file-write` (Low to create, Medium to overwrite, High inside `.git/`): writes a UTF-8 text
+ * File names whose content a build or package manager runs as commands (npm's scripts, also on
+ * `install`; make's recipes): creating one is no Low write. An approval of `npm test` would
+ * otherwise run whatever scripts the model put in a new `sub/package.json`.
+ */
+const commandManifests = new Set(["package.json", "makefile", "gnumakefile"]);
+
+function isCommandManifest(path: string): boolean {
+  const name = path.split(/[\\/]+/).pop() ?? "";
+  return commandManifests.has(name.toLowerCase());
+}
+
+/**
+ * `file-write` (Low to create, Medium to overwrite or to create a `package.json` or
+ * Makefile, High inside `.git/`): writes a UTF-8 text
  * file in the workspace. Creating and overwriting are told apart by the `overwrite` parameter,
  * so a person approves exactly one of them: without `overwrite: true` an existing file is never
  * replaced (checked atomically at commit). `createDirectories: true` creates missing parent
@@ -67,10 +80,16 @@ export class FileWriteTool extends BuiltinToolBase {
     return `Write ${bytes} bytes to '${String(parameters.path)}' (${mode})`;
   }
 
-  /** Low to create, Medium to overwrite, High for anything under a `.git` directory. */
+  /**
+   * Low to create, Medium to overwrite or to create a command manifest (`package.json`, a
+   * Makefile), High for anything under a `.git` directory.
+   */
   override getEffectiveRiskLevel(parameters: JsonObject): RiskLevel {
     if (typeof parameters.path === "string" && touchesGitDirectory(parameters.path)) {
       return RiskLevel.High;
+    }
+    if (typeof parameters.path === "string" && isCommandManifest(parameters.path)) {
+      return RiskLevel.Medium;
     }
     return parameters.overwrite === true ? RiskLevel.Medium : RiskLevel.Low;
   }

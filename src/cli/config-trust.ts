@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { AinternError } from "../core/index.js";
 import type { McpConfig } from "../mcp/index.js";
+import { redactStoreUrl } from "../store/index.js";
 
 /**
  * A configuration found in the workspace (not named with `--config`) that would run code or
@@ -60,7 +61,9 @@ export async function configWidenings(config: McpConfig): Promise<string[]> {
       reasons.push(`moves the workspace to ${config.workspace}${really}`);
     }
   }
-  if (config.db !== undefined) reasons.push(`keeps approvals and permissions in ${config.db}`);
+  if (config.db !== undefined) {
+    reasons.push(`keeps approvals and permissions in ${redactStoreUrl(config.db)}`);
+  }
   if (config.http !== undefined) reasons.push("sets who may connect over HTTP (http)");
   return reasons;
 }

@@ -399,8 +399,7 @@ describe("ApprovalPolicy protected paths", () => {
     [".mcp.json"],
     [".devcontainer/devcontainer.json"],
     [".pre-commit-config.yaml"],
-    ["package.json"],
-    ["sub/package.json"],
+
     [".env"],
     [".env.local"],
     ["packages/app/.ENV.production"],

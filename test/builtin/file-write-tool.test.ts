@@ -62,6 +62,17 @@ describe("file-write summaries and risk", () => {
       RiskLevel.High,
     );
   });
+
+  it("is Medium to create a file whose content a package manager or make runs as commands", () => {
+    for (const path of ["package.json", "sub/package.json", "Makefile", "lib\\GNUmakefile"]) {
+      expect(fileWriteTool.getEffectiveRiskLevel({ path, content: "" }), path).toBe(
+        RiskLevel.Medium,
+      );
+    }
+    expect(fileWriteTool.getEffectiveRiskLevel({ path: "package.json.md", content: "" })).toBe(
+      RiskLevel.Low,
+    );
+  });
 });
 
 describe("file-write", () => {
