@@ -4,16 +4,20 @@ import {
   PathOutsideWorkspaceError,
 } from "../context/index.js";
 import {
+  defaultProtectedPathPatterns,
   type JsonObject,
   RiskLevel,
   RiskLevelMetadata,
   riskLevelName,
-  type ToolCategory,
+  ToolCategory,
 } from "../core/index.js";
 import { matchCommandPattern, matchDenyPattern } from "../shell/index.js";
 import { globMatcher } from "./glob-matcher.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
+
+/** Re-exported from core, where the built-in tools find it too. */
+export { defaultProtectedPathPatterns };
 
 /** What a policy setting says about calls it covers. */
 export type ApprovalRequirement = "ask" | "allow";
@@ -64,51 +68,6 @@ export interface ApprovalPolicyConfig extends ParameterKindConfig {
    */
   readonly protectedPaths?: readonly string[];
 }
-
-/**
- * The files that make other programs run code or hold secrets, and aintern's own files: all of
- * every `.git` (hooks, config, modules' hooks and config, a `.git` file that points elsewhere),
- * git's own settings in a repository (`.gitattributes`, `.gitconfig`), editor, agent and CI
- * settings (`.vscode/`, `.idea/`, `.cursor/`, `.claude/`, `.mcp.json`, `.devcontainer/`,
- * `.husky/`, `.pre-commit-config.yaml`, `.github/workflows/`), environment and package-manager
- * files (`.env`, `.env.*`, `.envrc`, `.direnv/`, `.npmrc`, `.yarnrc*`), aintern's configuration,
- * policy and databases. Matched case-insensitively, at any depth. (Reading any of them asks too;
- * build manifests such as `package.json` are read freely, and `file-write` rates writing one
- * Medium instead: see `FileWriteTool`.)
- */
-export const defaultProtectedPathPatterns: readonly string[] = Object.freeze([
-  "**/.git",
-  "**/.git/**",
-  "**/.gitmodules",
-  "**/.gitattributes",
-  "**/.gitconfig",
-  "**/.vscode/**",
-  "**/.idea/**",
-  "**/.cursor/**",
-  "**/.claude/**",
-  "**/.mcp.json",
-  "**/.devcontainer/**",
-  "**/.husky/**",
-  "**/.pre-commit-config.yaml",
-  "**/.github/workflows/**",
-  "**/.env",
-  "**/.env.*",
-  "**/.envrc",
-  "**/.direnv",
-  "**/.direnv/**",
-  "**/.npmrc",
-  "**/.yarnrc",
-  "**/.yarnrc.*",
-  "**/*.db",
-  "**/*.db-wal",
-  "**/*.db-shm",
-  "**/*.db-journal",
-  "**/*.sqlite",
-  "**/aintern.config.json",
-  "**/aintern.policy.json",
-  "**/.aintern",
-  "**/.aintern/**",
-]);
 
 /** What the policy needs to know about one call. */
 export interface PolicyCall {
@@ -270,6 +229,36 @@ export class ApprovalPolicy {
   }
 
   /**
+   * What a tool that reads beyond the path it was called with (a search walking a tree, a
+   * recursive listing) must leave alone, since the policy judges only that path: the protected
+   * paths, and the path patterns of the deny rules that could refuse a read (no command pattern;
+   * no tool id, or `file-read`, `list-directory` or `search`; no category, or FileSystem or
+   * Search). Give it to `builtinTools()` from `aintern/tools`.
+   *
+   * @example
+   * ```ts
+   * const tools = builtinTools({ ...policy.guardedPaths() });
+   * ```
+   */
+  guardedPaths(): {
+    readonly protectedPaths: readonly string[];
+    readonly deniedPaths: readonly string[];
+  } {
+    const deniedPaths: string[] = [];
+    for (const rule of this.config.deny ?? []) {
+      if (rule.pathPattern === undefined || rule.commandPattern !== undefined) continue;
+      if (rule.toolId !== undefined && !readingToolIds.includes(rule.toolId.toLowerCase()))
+        continue;
+      if (rule.category !== undefined && !readingCategories.includes(rule.category)) continue;
+      deniedPaths.push(rule.pathPattern);
+    }
+    return {
+      protectedPaths: this.config.protectedPaths ?? defaultProtectedPathPatterns,
+      deniedPaths,
+    };
+  }
+
+  /**
    * Whether a deny rule refuses the call: its pattern covers any one path, or any one simple
    * command; "unsure" when a command cannot be read well enough to tell.
    */
@@ -303,6 +292,10 @@ export class ApprovalPolicy {
     return unsure ? "unsure" : "match";
   }
 }
+
+/** The built-in tools that read files (their deny rules also bind what a walk reads). */
+const readingToolIds: readonly string[] = ["file-read", "list-directory", "search"];
+const readingCategories: readonly string[] = [ToolCategory.FileSystem, ToolCategory.Search];
 
 /** The path relative to the (real) workspace root with `/`, or undefined when it is not inside. */
 function workspaceRelative(workspace: string, path: string): string | undefined {

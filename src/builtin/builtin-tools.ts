@@ -2,8 +2,9 @@ import type { Tool } from "../tools/index.js";
 import { fileDeleteTool } from "./file-delete-tool.js";
 import { fileReadTool } from "./file-read-tool.js";
 import { fileWriteTool } from "./file-write-tool.js";
-import { listDirectoryTool } from "./list-directory-tool.js";
-import { searchTool } from "./search-tool.js";
+import { ListDirectoryTool, listDirectoryTool } from "./list-directory-tool.js";
+import type { PathGuardConfig } from "./path-guard.js";
+import { SearchTool, searchTool } from "./search-tool.js";
 import { terminalExecuteTool } from "./terminal-execute-tool.js";
 
 /** The ids of the built-in tools. */
@@ -19,8 +20,12 @@ export const BuiltinToolId = {
 /** One of the {@link BuiltinToolId} values. */
 export type BuiltinToolId = (typeof BuiltinToolId)[keyof typeof BuiltinToolId];
 
-/** Options of {@link builtinTools}. */
-export interface BuiltinToolsOptions {
+/**
+ * Options of {@link builtinTools}. `protectedPaths` and `deniedPaths` say what `search` must not
+ * read and walks must not enter beyond the path a call names (default: the default protected
+ * paths); pass your policy's, `policy.guardedPaths()`, as `aintern mcp` does.
+ */
+export interface BuiltinToolsOptions extends PathGuardConfig {
   /** Only these tools (default all six). */
   readonly include?: readonly BuiltinToolId[];
   /** Leave these out (applied after `include`). */
@@ -30,7 +35,8 @@ export interface BuiltinToolsOptions {
 }
 
 /**
- * The built-in tools, as the shared (stateless) instances, in the order: file-read,
+ * The built-in tools, as the shared (stateless) instances (new `search` and `list-directory`
+ * instances when `protectedPaths` or `deniedPaths` is given), in the order: file-read,
  * list-directory, search, file-write, file-delete, terminal-execute.
  *
  * @example
@@ -40,10 +46,19 @@ export interface BuiltinToolsOptions {
  * ```
  */
 export function builtinTools(options: BuiltinToolsOptions = {}): Tool[] {
+  const guard: PathGuardConfig | undefined =
+    options.protectedPaths === undefined && options.deniedPaths === undefined
+      ? undefined
+      : {
+          ...(options.protectedPaths === undefined
+            ? {}
+            : { protectedPaths: options.protectedPaths }),
+          ...(options.deniedPaths === undefined ? {} : { deniedPaths: options.deniedPaths }),
+        };
   const all: Tool[] = [
     fileReadTool,
-    listDirectoryTool,
-    searchTool,
+    guard === undefined ? listDirectoryTool : new ListDirectoryTool(guard),
+    guard === undefined ? searchTool : new SearchTool(guard),
     fileWriteTool,
     fileDeleteTool,
     terminalExecuteTool,

@@ -19,6 +19,7 @@ export {
   type ListDirectoryToolConfig,
   listDirectoryTool,
 } from "./list-directory-tool.js";
+export type { PathGuardConfig } from "./path-guard.js";
 export {
   type SearchData,
   type SearchMatch,

@@ -7,11 +7,15 @@ import { JsonSchemaBuilder } from "../schema/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { compileGlob } from "./compile-glob.js";
+import { defaultPathGuard, GuardedTally, PathGuard, type PathGuardConfig } from "./path-guard.js";
 import { type EntryKind, type WalkStats, walkDirectory } from "./walk-directory.js";
 import { resolveInWorkspace } from "./workspace-paths.js";
 
-/** Construction options of {@link ListDirectoryTool}. */
-export interface ListDirectoryToolConfig {
+/**
+ * Construction options of {@link ListDirectoryTool}. `protectedPaths` and `deniedPaths` name the
+ * directories a recursive listing does not enter (default: the default protected paths).
+ */
+export interface ListDirectoryToolConfig extends PathGuardConfig {
   /** The most entries a call returns unless it asks for fewer (default 1000). */
   readonly maxEntries?: number;
 }
@@ -54,6 +58,10 @@ const syncDescribedEntries = 256;
  * optionally recursive (`depth`), filtered by a glob (`pattern`), honouring `.gitignore`
  * (`respectGitignore`, default true) and capped at `maxEntries` with a note. Symbolic links are
  * listed with their target and never followed; `.git` is listed but never entered.
+ *
+ * The policy judges only the call's `path`: a directory below it that is a protected path or
+ * that a deny rule covers (`protectedPaths`, `deniedPaths`) is listed by name but not entered,
+ * with a note; aintern's store (`.aintern/`) is never listed, even when named.
  */
 export class ListDirectoryTool extends BuiltinToolBase {
   readonly id = "list-directory";
@@ -65,9 +73,14 @@ export class ListDirectoryTool extends BuiltinToolBase {
   readonly category = ToolCategory.FileSystem;
   readonly inputSchema;
   readonly #maxEntries: number;
+  readonly #guard: PathGuard;
 
   constructor(config: ListDirectoryToolConfig = {}) {
     super();
+    this.#guard =
+      config.protectedPaths === undefined && config.deniedPaths === undefined
+        ? defaultPathGuard
+        : new PathGuard(config);
     this.#maxEntries = Math.min(config.maxEntries ?? defaultMaxEntries, maxMaxEntries);
     this.inputSchema = JsonSchemaBuilder.create()
       .withDescription("List a directory")
@@ -132,13 +145,27 @@ export class ListDirectoryTool extends BuiltinToolBase {
       );
     }
 
+    if (this.#guard.inStore(relative)) {
+      return ToolResult.failed(
+        `'${path}' is in aintern's own store (.aintern/: the audit log and its journal), which list-directory never lists.`,
+        ToolErrorCode.Denied,
+      );
+    }
+    const check = this.#guard.checkFrom(relative);
+    const guarded = new GuardedTally();
+    const enter = (relativePath: string): boolean => {
+      const reason = check(relativePath);
+      if (reason === undefined) return true;
+      guarded.add(reason, relativePath, "directory");
+      return false;
+    };
     const matches = pattern === undefined ? undefined : compileGlob(pattern);
     const stats: WalkStats = { unreadableDirectories: 0, ignoredEntries: 0 };
     const entries: DirectoryEntryData[] = [];
     let visited = 0;
     let truncated = false;
     for await (const entry of walkDirectory(
-      { rootReal, start, maxDepth: depth, respectGitignore, gitDirectory: "list", signal },
+      { rootReal, start, maxDepth: depth, respectGitignore, gitDirectory: "list", enter, signal },
       stats,
     )) {
       visited++;
@@ -169,6 +196,7 @@ export class ListDirectoryTool extends BuiltinToolBase {
     if (stats.unreadableDirectories > 0) {
       notes.push(`${stats.unreadableDirectories} directories could not be read.`);
     }
+    notes.push(...guarded.notes({ file: "not read", directory: "listed but not entered" }));
     const data: ListDirectoryData = {
       path: relative,
       entries,

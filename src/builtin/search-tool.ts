@@ -8,13 +8,24 @@ import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
 import { compileGlob } from "./compile-glob.js";
 import { readAll, withRegularFile } from "./open-regular-file.js";
+import {
+  defaultPathGuard,
+  GuardedTally,
+  type PathCheck,
+  PathGuard,
+  type PathGuardConfig,
+} from "./path-guard.js";
 import { RegexScanner } from "./regex-scanner.js";
 import { looksLikeText, sniffLength } from "./sniff-text.js";
 import { type WalkStats, walkDirectory } from "./walk-directory.js";
 import { lstatIfExists, resolveInWorkspace } from "./workspace-paths.js";
 
-/** Construction options of {@link SearchTool}. */
-export interface SearchToolConfig {
+/**
+ * Construction options of {@link SearchTool}. `protectedPaths` and `deniedPaths` say which files
+ * the search must not read (default: the default protected paths); `aintern mcp` gives its
+ * policy's (`ApprovalPolicy.guardedPaths()`).
+ */
+export interface SearchToolConfig extends PathGuardConfig {
   /** The most results (matching lines, or files by name) a call returns by default (200). */
   readonly maxResults?: number;
   /** The most matching lines per file by default (20). */
@@ -53,6 +64,15 @@ export interface SearchData {
   readonly truncated: boolean;
   /** What was left out and why, when anything was. */
   readonly notes?: readonly string[];
+  /**
+   * Files not read and directories not entered because they are protected, a deny rule covers
+   * them, or they are aintern's own store (`.aintern/`); named in `notes`. Set when any were.
+   */
+  readonly notSearched?: {
+    readonly protected: number;
+    readonly denied: number;
+    readonly store: number;
+  };
 }
 
 const limits = {
@@ -80,6 +100,12 @@ interface PendingFile {
  * ones, `.git/info/exclude`) unless `respectGitignore` is false, always skips `.git/`, symbolic
  * links, binary files and files over the size limit. Results are relative to the workspace.
  *
+ * The policy judges only the call's `path`; what the walk reaches beyond it is held to the same
+ * protected paths and deny rules (`protectedPaths`, `deniedPaths`): such files are not read (a
+ * name search still lists them: names are not contents), such directories are not entered, and
+ * the result says how many and which, so the model can ask for one with `file-read`. aintern's
+ * store (`.aintern/`) is never read.
+ *
  * Catastrophic patterns are contained: long lines are scanned only up to a limit, and the
  * whole content search runs under a time budget that interrupts even a single backtracking
  * match; what was found before the budget ran out is returned with a note.
@@ -90,13 +116,19 @@ export class SearchTool extends BuiltinToolBase {
   readonly description =
     "Search the workspace: files by name with glob (e.g. '*.ts', 'src/**/*.json'), and lines " +
     "by content with query (a JavaScript regular expression). Give either or both. Honours " +
-    ".gitignore; results are relative to the workspace root.";
+    ".gitignore; results are relative to the workspace root. Protected files (.env, .npmrc, " +
+    ".git, ...) are not searched: ask for one with file-read.";
   readonly category = ToolCategory.Search;
   readonly inputSchema;
   readonly #limits: typeof limits;
+  readonly #guard: PathGuard;
 
   constructor(config: SearchToolConfig = {}) {
     super();
+    this.#guard =
+      config.protectedPaths === undefined && config.deniedPaths === undefined
+        ? defaultPathGuard
+        : new PathGuard(config);
     this.#limits = {
       maxResults: Math.min(config.maxResults ?? limits.maxResults, maxResultsLimit),
       maxMatchesPerFile: config.maxMatchesPerFile ?? limits.maxMatchesPerFile,
@@ -191,6 +223,12 @@ export class SearchTool extends BuiltinToolBase {
       return ToolResult.failed(`Path '${path}' does not exist.`, ToolErrorCode.PathNotFound);
     }
 
+    if (this.#guard.inStore(relativeStart)) {
+      return ToolResult.failed(
+        `'${path}' is in aintern's own store (.aintern/: the audit log and its journal), which search never reads.`,
+        ToolErrorCode.Denied,
+      );
+    }
     if (!startStats.isFile() && !startStats.isDirectory()) {
       return ToolResult.failed(
         `'${path}' is not a regular file or a directory (a FIFO, socket, device or link); search reads regular files only.`,
@@ -208,6 +246,16 @@ export class SearchTool extends BuiltinToolBase {
             maxShownLength,
           });
     const deadline = started + this.#limits.timeBudgetMs;
+    // What the walk reaches beyond the call's own path respects the protected paths and deny
+    // rules the policy applied to that path: such files are not read, such directories not entered.
+    const check: PathCheck = this.#guard.checkFrom(relativeStart);
+    const guarded = new GuardedTally();
+    const enter = (relativePath: string): boolean => {
+      const reason = check(relativePath);
+      if (reason === undefined) return true;
+      guarded.add(reason, relativePath, "directory");
+      return false;
+    };
 
     const files: string[] = [];
     const matches: SearchMatch[] = [];
@@ -251,7 +299,7 @@ export class SearchTool extends BuiltinToolBase {
 
     const candidates = startStats.isFile()
       ? singleFile(start, relativeStart, basename(start))
-      : walkFiles(rootReal, start, respectGitignore, signal);
+      : walkFiles(rootReal, start, respectGitignore, enter, signal);
     const stats: WalkStats = { unreadableDirectories: 0, ignoredEntries: 0 };
     for await (const file of candidates(stats)) {
       signal.throwIfAborted();
@@ -266,6 +314,11 @@ export class SearchTool extends BuiltinToolBase {
         continue;
       }
       if (truncated) break;
+      const reason = check(file.relativePath);
+      if (reason !== undefined) {
+        guarded.add(reason, file.relativePath, "file");
+        continue;
+      }
       if (performance.now() >= deadline) {
         timedOut = true;
         truncated = true;
@@ -319,6 +372,15 @@ export class SearchTool extends BuiltinToolBase {
     if (stats.unreadableDirectories > 0) {
       notes.push(`${stats.unreadableDirectories} directories could not be read.`);
     }
+    notes.push(...guarded.notes({ file: "not searched", directory: "not entered" }));
+    const notSearched =
+      guarded.count("protected") + guarded.count("denied") + guarded.count("store") > 0
+        ? {
+            protected: guarded.count("protected"),
+            denied: guarded.count("denied"),
+            store: guarded.count("store"),
+          }
+        : undefined;
 
     const data: SearchData = {
       mode: scanner === undefined ? "name" : "content",
@@ -326,6 +388,7 @@ export class SearchTool extends BuiltinToolBase {
       filesSearched,
       truncated,
       ...(notes.length > 0 && { notes }),
+      ...(notSearched !== undefined && { notSearched }),
     };
     const artifact = ToolArtifact.custom(ArtifactType.Directory, relativeStart, {
       action: ArtifactAction.Accessed,
@@ -356,11 +419,20 @@ function walkFiles(
   rootReal: string,
   start: string,
   respectGitignore: boolean,
+  enter: (relativePath: string) => boolean,
   signal: AbortSignal,
 ) {
   return async function* (stats: WalkStats): AsyncGenerator<Candidate> {
     for await (const entry of walkDirectory(
-      { rootReal, start, maxDepth: maxWalkDepth, respectGitignore, gitDirectory: "skip", signal },
+      {
+        rootReal,
+        start,
+        maxDepth: maxWalkDepth,
+        respectGitignore,
+        gitDirectory: "skip",
+        enter,
+        signal,
+      },
       stats,
     )) {
       // Symbolic links are not followed: one could lead out of the workspace.

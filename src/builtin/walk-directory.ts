@@ -33,6 +33,11 @@ export interface WalkOptions {
   readonly respectGitignore: boolean;
   /** `"skip"`: never yield `.git` directories; `"list"`: yield them, never descend into them. */
   readonly gitDirectory: "skip" | "list";
+  /**
+   * Whether to enter a directory below the start (given its workspace-relative path); one it
+   * refuses is still yielded. Default: every directory. Asked only where the walk would go deeper.
+   */
+  readonly enter?: (relativePath: string) => boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -64,7 +69,7 @@ export async function* walkDirectory(
   options: WalkOptions,
   stats: WalkStats = { unreadableDirectories: 0, ignoredEntries: 0 },
 ): AsyncGenerator<WalkEntry> {
-  const { rootReal, start, maxDepth, respectGitignore, gitDirectory, signal } = options;
+  const { rootReal, start, maxDepth, respectGitignore, gitDirectory, enter, signal } = options;
   let rules = GitignoreRules.none(rootReal);
   if (respectGitignore) {
     rules = await GitignoreRules.forDirectory(rootReal, start);
@@ -102,15 +107,14 @@ export async function* walkDirectory(
         continue;
       }
       const pathFromStart = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-      yield {
-        absolutePath,
-        relativePath: prefixFromRoot + pathFromStart,
-        pathFromStart,
-        name: entry.name,
-        kind,
-        depth,
-      };
-      if (kind === "directory" && !isGit && depth < maxDepth) {
+      const relativePath = prefixFromRoot + pathFromStart;
+      yield { absolutePath, relativePath, pathFromStart, name: entry.name, kind, depth };
+      if (
+        kind === "directory" &&
+        !isGit &&
+        depth < maxDepth &&
+        (enter === undefined || enter(relativePath))
+      ) {
         const inner = respectGitignore ? await levelRules.enter(absolutePath) : levelRules;
         yield* walkLevel(absolutePath, pathFromStart, depth + 1, inner);
       }

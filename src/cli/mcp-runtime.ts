@@ -8,7 +8,7 @@ import {
   defaultProtectedPathPatterns,
   RememberedPermissions,
 } from "../approval/index.js";
-import { BuiltinToolId, builtinTools } from "../builtin/index.js";
+import { BuiltinToolId, type BuiltinToolsOptions, builtinTools } from "../builtin/index.js";
 import { ToolCallProcessor } from "../calls/index.js";
 import {
   ConsoleApprovalHandler,
@@ -152,32 +152,6 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
   const store = await openStore(storeUrl);
   const upstreams: McpUpstream[] = [];
   try {
-    const registry = new ToolRegistry();
-    for (const tool of await loadTools(options.tools ?? config.tools ?? ["builtin"])) {
-      registry.registerTool(tool);
-    }
-    const upstreamConfigs: McpUpstreamConfig[] = [
-      ...(config.upstreams ?? []),
-      ...(options.upstreams ?? []).map((command, i) => upstreamFromCommand(command, i)),
-    ];
-    for (const upstreamConfig of upstreamConfigs) {
-      const upstream = new McpUpstream(upstreamConfig, {
-        ...(options.onError === undefined ? {} : { onError: options.onError }),
-      });
-      upstreams.push(upstream);
-      if (options.startUpstreams === false) continue;
-      for (const tool of await upstream.importTools()) {
-        const problem = registrationProblem(registry, tool);
-        // One tool the registry refuses (a schema that is not JSON Schema, an id taken) is left
-        // out, said so, and does not keep the upstream's other tools (or the server) from starting.
-        if (problem !== undefined) {
-          options.onError?.(
-            new Error(`Upstream '${upstreamConfig.name}': tool '${tool.id}' left out: ${problem}`),
-          );
-        }
-      }
-    }
-
     // The configuration is a protected path: a call touching it always asks, whatever a rule or a
     // remembered approval says; and the model can never change it, approved or not.
     const configPaths = [`**/${MCP_CONFIG_FILE_NAME}`];
@@ -206,6 +180,35 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       deny: [...neverChanged, ...(config.policy?.deny ?? [])],
       protectedPaths: Object.freeze(protectedPaths),
     });
+    const registry = new ToolRegistry();
+    // The built-in tools that walk a tree (search, list-directory) hold what they reach beyond a
+    // call's own path to the policy's protected paths and path deny rules.
+    const builtin = policy.guardedPaths();
+    for (const tool of await loadTools(options.tools ?? config.tools ?? ["builtin"], builtin)) {
+      registry.registerTool(tool);
+    }
+    const upstreamConfigs: McpUpstreamConfig[] = [
+      ...(config.upstreams ?? []),
+      ...(options.upstreams ?? []).map((command, i) => upstreamFromCommand(command, i)),
+    ];
+    for (const upstreamConfig of upstreamConfigs) {
+      const upstream = new McpUpstream(upstreamConfig, {
+        ...(options.onError === undefined ? {} : { onError: options.onError }),
+      });
+      upstreams.push(upstream);
+      if (options.startUpstreams === false) continue;
+      for (const tool of await upstream.importTools()) {
+        const problem = registrationProblem(registry, tool);
+        // One tool the registry refuses (a schema that is not JSON Schema, an id taken) is left
+        // out, said so, and does not keep the upstream's other tools (or the server) from starting.
+        if (problem !== undefined) {
+          options.onError?.(
+            new Error(`Upstream '${upstreamConfig.name}': tool '${tool.id}' left out: ${problem}`),
+          );
+        }
+      }
+    }
+
     const permissions = new RememberedPermissions({ store: store.permissions });
     const executor = new ToolExecutor({
       registry,
@@ -288,8 +291,14 @@ export function splitCommand(command: string): string[] {
   return words;
 }
 
-/** The tools `--tools` names: `builtin`, `readonly`, or modules exporting tools. */
-export async function loadTools(specs: readonly string[]): Promise<Tool[]> {
+/**
+ * The tools `--tools` names: `builtin`, `readonly`, or modules exporting tools. `builtin` is
+ * what the built-in tools are made with (the policy's protected paths and path deny rules).
+ */
+export async function loadTools(
+  specs: readonly string[],
+  builtin: BuiltinToolsOptions = {},
+): Promise<Tool[]> {
   const tools: Tool[] = [];
   const seen = new Set<Tool>();
   const add = (tool: Tool): void => {
@@ -297,9 +306,14 @@ export async function loadTools(specs: readonly string[]): Promise<Tool[]> {
     seen.add(tool);
     tools.push(tool);
   };
+  // Made once: with guard options, each builtinTools() call makes new search and list-directory
+  // instances, and "builtin" with "readonly" must not register them twice.
+  let builtins: Tool[] | undefined;
+  const readOnlyIds = new Set(builtinTools({ readOnly: true }).map((tool) => tool.id));
   for (const spec of specs) {
-    if (spec === "builtin") builtinTools().forEach(add);
-    else if (spec === "readonly") builtinTools({ readOnly: true }).forEach(add);
+    builtins ??= builtinTools(builtin);
+    if (spec === "builtin") builtins.forEach(add);
+    else if (spec === "readonly") builtins.filter((t) => readOnlyIds.has(t.id)).forEach(add);
     else {
       const found = toolsOf(await importModule(spec));
       if (found.length === 0) {

@@ -6,6 +6,7 @@ export { LONG_TURN_MS, turnIsLong, yieldToEventLoop } from "./event-loop-turn.js
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
 export { keyTextProblem, MAX_KEY_LENGTH, replaceControlCharacters } from "./key-text.js";
 export { isRunningFromSource, packageFileUrl } from "./package-file.js";
+export { defaultProtectedPathPatterns } from "./protected-paths.js";
 export {
   allRiskLevels,
   isRiskLevel,

@@ -455,3 +455,29 @@ describe("ApprovalPolicy protected paths", () => {
     ).toBe(false);
   });
 });
+
+describe("ApprovalPolicy.guardedPaths (what a walk beyond the call's path must leave alone)", () => {
+  it("gives the protected paths and the path patterns of the deny rules that could refuse a read", () => {
+    const policy = new ApprovalPolicy({
+      protectedPaths: ["**/.env"],
+      deny: [
+        { pathPattern: "**/.env*" },
+        { toolId: "FILE-READ", pathPattern: "secrets/**" },
+        { toolId: "search", pathPattern: "big/**" },
+        { category: ToolCategory.FileSystem, pathPattern: "private/**" },
+        { toolId: "file-write", pathPattern: "src/**" },
+        { category: ToolCategory.Terminal, pathPattern: "ops/**" },
+        { commandPattern: "cat *", pathPattern: "logs/**" },
+        { commandPattern: "rm *" },
+      ],
+    });
+    expect(policy.guardedPaths()).toEqual({
+      protectedPaths: ["**/.env"],
+      deniedPaths: ["**/.env*", "secrets/**", "big/**", "private/**"],
+    });
+    expect(new ApprovalPolicy().guardedPaths()).toEqual({
+      protectedPaths: defaultProtectedPathPatterns,
+      deniedPaths: [],
+    });
+  });
+});

@@ -174,3 +174,47 @@ describe("list-directory", () => {
     );
   });
 });
+
+describe("list-directory beyond the call's own path", () => {
+  beforeEach(async () => {
+    await ws.write({
+      ".env": "API_KEY=sk-live-123\n",
+      ".aintern/audit.db-inflight.1.x": "{}\n",
+      ".vscode/settings.json": "{}\n",
+      "private/keys.txt": "PRIVATE\n",
+      "src/.env.production": "DB_PASS=hunter2\n",
+    });
+  });
+
+  it("lists protected and denied entries by name but never enters them, nor aintern's store", async () => {
+    const tool = new ListDirectoryTool({ deniedPaths: ["private/**"] });
+    const result = await run(tool, ws.root, { depth: 5 });
+    expect(result.success, result.error).toBe(true);
+    const data = result.data as ListDirectoryData;
+    const listed = paths(data);
+    expect(listed).toEqual(expect.arrayContaining([".aintern", ".vscode", "private", ".env"]));
+    expect(listed).toContain("src/.env.production");
+    for (const inside of [".aintern/", ".vscode/", "private/", ".git/"]) {
+      expect(
+        listed.some((p) => p.startsWith(inside)),
+        inside,
+      ).toBe(false);
+    }
+    expect(data.note).toMatch(/1 directory listed but not entered \(\.vscode\/\): protected/);
+    expect(data.note).toMatch(/\(private\/\): a policy deny rule/);
+    expect(data.note).toMatch(/\(\.aintern\/\): aintern's own store/);
+    // One level: nothing would have been entered, so nothing is said.
+    expect((await list({})).note).toBeUndefined();
+  });
+
+  it("lists a protected directory the call names (the policy asked), never the store", async () => {
+    expect(paths(await list({ path: ".vscode" }))).toEqual([".vscode/settings.json"]);
+    for (const path of [".aintern", "src/../.aintern"]) {
+      const result = await run(listDirectoryTool, ws.root, { path });
+      expect(result.success).toBe(false);
+      expect(result.errorCode).toBe(ToolErrorCode.Denied);
+      expect(result.error).toMatch(/aintern's own store/);
+      expect(JSON.stringify(result)).not.toContain("inflight");
+    }
+  });
+});

@@ -175,3 +175,119 @@ describe("search metadata", () => {
     );
   });
 });
+
+describe("search beyond the call's own path (protected paths, deny rules, the store)", () => {
+  /** Each secret appears in exactly one file; none may come back from a search. */
+  const secrets = {
+    ".env": "API_KEY=sk-live-123\n",
+    ".npmrc": "//registry.npmjs.org/:_authToken=npm_SECRET\n",
+    "src/.env.production": "DB_PASS=hunter2\n",
+    ".aintern/x": "JOURNAL=in-flight-row\n",
+    ".git/config": "[remote]\nurl=https://user:GIT_TOKEN@example.com\n",
+    "private/keys.txt": "PRIVATE=do-not-read\n",
+    ".vscode/settings.json": '{"VSCODE": "=setting"}\n',
+  };
+  const secretText = /sk-live|npm_SECRET|hunter2|in-flight-row|GIT_TOKEN|do-not-read|VSCODE/;
+  const guarded = new SearchTool({ deniedPaths: ["**/.env*", "private/**"] });
+
+  beforeEach(async () => {
+    await ws.write({ ...secrets, "src/config.ts": "export const PORT = 3000;\n" });
+  });
+
+  /** What came back from the files `tool` must not read (the default one may read private/). */
+  const leaked = (data: SearchData, tool: SearchTool) =>
+    (data.matches ?? []).filter((m) =>
+      tool === searchTool
+        ? m.path !== "private/keys.txt" &&
+          (secretText.test(m.text) || Object.keys(secrets).includes(m.path))
+        : secretText.test(m.text) || Object.keys(secrets).includes(m.path),
+    );
+
+  it("reads none of them in a root search, saying how many were skipped, which and why", async () => {
+    for (const parameters of <JsonObject[]>[
+      { query: "=" },
+      { query: "=", respectGitignore: false },
+      { query: "API_KEY", glob: ".env" },
+      { query: "DB_PASS", glob: ".env*" },
+      { query: "TOKEN|SECRET|JOURNAL", ignoreCase: true },
+      { query: "PRIVATE", path: "." },
+    ]) {
+      for (const tool of [guarded, searchTool]) {
+        const data = await search(parameters, tool);
+        expect(leaked(data, tool), JSON.stringify(parameters)).toEqual([]);
+      }
+    }
+    const data = await search({ query: "=" }, guarded);
+    expect(matchedPaths(data)).toEqual([
+      "src/app.ts",
+      "src/config.ts",
+      "src/deep/nested/x.ts",
+      "src/util.ts",
+    ]);
+    expect(data.notSearched).toEqual({ protected: 2, denied: 3, store: 1 });
+    const notes = (data.notes ?? []).join("\n");
+    expect(notes).toMatch(
+      /1 file not searched and 1 directory not entered \(\.npmrc, \.vscode\/\): protected paths/,
+    );
+    expect(notes).toMatch(/file-read/);
+    expect(notes).toMatch(
+      /2 files not searched and 1 directory not entered .*\.env.*: a policy deny rule/,
+    );
+    expect(notes).toMatch(/\.aintern\/\): aintern's own store/);
+  });
+
+  it("holds the default protected paths without any deny rule", async () => {
+    const data = await search({ query: "=" });
+    expect(matchedPaths(data)).toEqual([
+      "private/keys.txt",
+      "src/app.ts",
+      "src/config.ts",
+      "src/deep/nested/x.ts",
+      "src/util.ts",
+    ]);
+    expect(data.notSearched).toEqual({ protected: 4, denied: 0, store: 1 });
+    const byName = await search({ query: "API_KEY", glob: ".env" });
+    expect(byName.matches).toEqual([]);
+    expect(byName.notes?.join(" ")).toMatch(/\.env.*protected/);
+  });
+
+  it("matches the patterns in any case, at any depth", async () => {
+    await ws.write({
+      "pkg/deep/.ENV.Local": "API_KEY=sk-live-456\n",
+      "PRIVATE/x.txt": "PRIVATE=1",
+    });
+    const data = await search({ query: "API_KEY|PRIVATE" }, guarded);
+    expect(matchedPaths(data)).toEqual([]);
+  });
+
+  it("still lists names in a name search, but never enters a guarded directory", async () => {
+    const data = await search({ glob: "*" }, guarded);
+    expect(data.files).toContain(".env");
+    expect(data.files).toContain("src/.env.production");
+    expect(data.files?.some((f) => f.startsWith(".aintern/"))).toBe(false);
+    expect(data.files?.some((f) => f.startsWith("private/"))).toBe(false);
+    expect(data.files?.some((f) => f.startsWith(".vscode/"))).toBe(false);
+    expect(data.notSearched).toEqual({ protected: 1, denied: 1, store: 1 });
+  });
+
+  it("searches inside a protected path the call names (the policy asked), deny rules still hold", async () => {
+    await ws.write({ ".vscode/.env": "API_KEY=sk-live-789\n", ".vscode/private/y": "PRIVATE=z" });
+    const tool = new SearchTool({ deniedPaths: ["**/private/**"] });
+    const data = await search({ query: "=|PRIVATE", path: ".vscode" }, tool);
+    expect(matchedPaths(data)).toEqual([".vscode/settings.json"]);
+    expect(data.notSearched).toEqual({ protected: 1, denied: 1, store: 0 });
+    // A protected file named as the path is the call's own path: the policy judged it.
+    const own = await search({ query: "API_KEY", path: ".env" });
+    expect(matchedPaths(own)).toEqual([".env"]);
+  });
+
+  it("never reads aintern's store, even when named", async () => {
+    for (const path of [".aintern", ".aintern/x", "src/../.aintern"]) {
+      const result = await run(searchTool, ws.root, { query: "JOURNAL", path });
+      expect(result.success, path).toBe(false);
+      expect(result.errorCode).toBe(ToolErrorCode.Denied);
+      expect(result.error).toMatch(/aintern's own store/);
+      expect(JSON.stringify(result)).not.toMatch(/in-flight-row/);
+    }
+  });
+});
