@@ -155,10 +155,37 @@ function reasonOf(answer: ApprovalAnswer): string | undefined {
 }
 
 /**
- * A pattern worth remembering for this call: the folder of its path (`src/**`), or its command's
- * program and subcommand (`npm test`, `npm test *` when more words follow: never `npm *`, which
- * would also approve `npm exec` of anything), or its program alone when no subcommand follows
- * (`ls *`); undefined when the call has neither, or several different ones.
+ * Programs whose first word is a subcommand that decides what runs (`npm test` against
+ * `npm exec`): a pattern for one of them keeps its subcommand.
+ */
+const subcommandPrograms = new Set([
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
+  "npx",
+  "git",
+  "cargo",
+  "go",
+  "docker",
+  "podman",
+  "kubectl",
+  "pip",
+  "pip3",
+  "uv",
+  "poetry",
+  "dotnet",
+  "gh",
+  "make",
+  "mvn",
+  "gradle",
+]);
+
+/**
+ * A pattern worth remembering for this call: the folder of its path (`src/**`); for a command,
+ * its program and subcommand when the subcommand decides what runs (`npm test`, or `npm test *`
+ * when more words follow: never `npm *`, which would also approve `npm exec` of anything), else
+ * its program (`touch *`; `make` alone); undefined when the call has neither, or several.
  */
 export function suggestPattern(
   toolId: string,
@@ -170,7 +197,9 @@ export function suggestPattern(
     const [program, subcommand, ...rest] = subjects.commands[0]!.trim().split(/\s+/);
     if (program === undefined || program === "") return undefined;
     if (subcommand === undefined) return program;
-    if (!/^[A-Za-z][\w.:-]*$/.test(subcommand)) return `${program} *`;
+    if (!subcommandPrograms.has(program) || !/^[a-z][a-z0-9:-]*$/.test(subcommand)) {
+      return `${program} *`;
+    }
     return rest.length === 0 ? `${program} ${subcommand}` : `${program} ${subcommand} *`;
   }
   if (subjects.paths.length === 1) {

@@ -42,6 +42,10 @@ describe("MCP names, risk from annotations and the approval form", () => {
     expect(suggestPattern("terminal-execute", { command: "npm test" })).toBe("npm test");
     expect(suggestPattern("terminal-execute", { command: "ls -la src" })).toBe("ls *");
     expect(suggestPattern("terminal-execute", { command: "make" })).toBe("make");
+    expect(suggestPattern("terminal-execute", { command: "touch one.tmp" })).toBe("touch *");
+    expect(suggestPattern("terminal-execute", { command: "git push origin main" })).toBe(
+      "git push *",
+    );
     expect(suggestPattern("x", {})).toBeUndefined();
   });
 

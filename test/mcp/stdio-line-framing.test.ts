@@ -67,7 +67,7 @@ describe("serveMcpStdio and a message past its limit", () => {
           id: "echo",
           name: "Echo",
           description: "Echoes text",
-          inputSchema: { type: "object", properties: { text: { type: "string" } } },
+          inputSchema: { type: "object", properties: { text: { type: "string" } }, required: [] },
           execute: async (input) => ({ text: (input as { text?: string }).text ?? "" }),
         }),
       ],
