@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import {
   getWorkspaceRelativePath,
   InvalidPathError,
@@ -11,7 +12,7 @@ import {
   riskLevelName,
   ToolCategory,
 } from "../core/index.js";
-import { matchCommandPattern, matchDenyPattern } from "../shell/index.js";
+import { commandFileOperands, matchCommandPattern, matchDenyPattern } from "../shell/index.js";
 import { globMatcher } from "./glob-matcher.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
@@ -158,6 +159,8 @@ export class ApprovalPolicy {
         protectedPath: true,
       };
     }
+    const concern = this.commandFileConcern(call);
+    if (concern !== undefined) return { kind: "ask", reason: concern, protectedPath: true };
     for (const rule of config.allow ?? []) {
       if (this.matches(rule, call)) {
         return {
@@ -259,8 +262,62 @@ export class ApprovalPolicy {
   }
 
   /**
+   * Why a command parameter of the call must ask, for the files it names (see
+   * {@link commandFileOperands}: `cat x`, `sed -n p x`, `< x`, `> x`): one is a protected path,
+   * one is outside the workspace (`/etc/shadow`, `~/.ssh/id_rsa`, `../x`), or one cannot be told
+   * from the text (a glob, a variable, a path after `cd`). Undefined when none of these holds.
+   * Relative names are read from the call's `cwd` parameter. `/dev/null` and the like are fine.
+   */
+  commandFileConcern(call: PolicyCall): string | undefined {
+    const files = this.#commandFiles(call);
+    if (files.unknown !== undefined) {
+      return `The command may name a protected file or one outside the workspace: ${files.unknown}`;
+    }
+    if (files.paths.length === 0) return undefined;
+    const patterns = this.config.protectedPaths ?? defaultProtectedPathPatterns;
+    const isProtected = globMatcher(patterns, { dot: true, nocase: true });
+    const workspace = call.workspacePath;
+    for (const path of files.paths) {
+      const relative =
+        path.startsWith("~") || posix.isAbsolute(path)
+          ? workspace === undefined
+            ? undefined
+            : workspaceRelative(workspace, path)
+          : workspace === undefined
+            ? plainRelative(path)
+            : workspaceRelative(workspace, path);
+      if (relative === undefined || path.startsWith("~")) {
+        return `The command names '${path}', outside the workspace`;
+      }
+      if (isProtected(relative)) {
+        return `The command names '${path}', a protected path (code execution, secrets or aintern's own files)`;
+      }
+    }
+    return undefined;
+  }
+
+  /** The file operands of the call's command parameters, relative ones joined to its `cwd`. */
+  #commandFiles(call: PolicyCall): { paths: string[]; unknown: string | undefined } {
+    const { commands } = callSubjects(call.toolId, call.parameters, this.config);
+    const cwd = workingDirectory(call.parameters);
+    const paths: string[] = [];
+    let unknown: string | undefined;
+    for (const command of commands) {
+      const operands = commandFileOperands(command);
+      unknown ??= operands.unknown;
+      for (const path of operands.paths) {
+        if (harmlessDevices.test(path)) continue;
+        const absolute = path.startsWith("~") || posix.isAbsolute(path);
+        paths.push(absolute ? path : posix.join(cwd, path));
+      }
+    }
+    return { paths, unknown };
+  }
+
+  /**
    * Whether a deny rule refuses the call: its pattern covers any one path, or any one simple
-   * command; "unsure" when a command cannot be read well enough to tell.
+   * command; "unsure" when a command cannot be read well enough to tell. A command's file
+   * operands are paths of the call here (`cat .env` is refused by a `**\/.env*` rule).
    */
   #denyMatch(rule: ApprovalRule, call: PolicyCall): "match" | "no-match" | "unsure" {
     const plain: ApprovalRule = {
@@ -275,10 +332,13 @@ export class ApprovalPolicy {
     if (rule.pathPattern !== undefined) {
       const pattern = rule.pathPattern;
       const workspace = call.workspacePath;
-      if (subjects.paths.length === 0) return "no-match";
+      const files = this.#commandFiles(call);
+      const paths = [...subjects.paths, ...files.paths];
+      if (paths.length === 0 && files.unknown === undefined) return "no-match";
       if (workspace === undefined) unsure = true;
-      else if (!subjects.paths.some((p) => matchPathPattern(pattern, p, workspace))) {
-        return "no-match";
+      else if (!paths.some((p) => matchPathPattern(pattern, p, workspace))) {
+        if (files.unknown === undefined) return "no-match";
+        unsure = true;
       }
     }
     if (rule.commandPattern !== undefined) {
@@ -296,6 +356,24 @@ export class ApprovalPolicy {
 /** The built-in tools that read files (their deny rules also bind what a walk reads). */
 const readingToolIds: readonly string[] = ["file-read", "list-directory", "search"];
 const readingCategories: readonly string[] = [ToolCategory.FileSystem, ToolCategory.Search];
+
+/** Devices a command may read or write anywhere: `2>/dev/null`, `cat /dev/stdin`. */
+const harmlessDevices = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
+
+/** The call's working directory parameter (`cwd`, `workingDirectory`), or `.`. */
+function workingDirectory(parameters: JsonObject): string {
+  for (const name of ["cwd", "workingDirectory", "working_directory"]) {
+    const value = Object.hasOwn(parameters, name) ? parameters[name] : undefined;
+    if (typeof value === "string" && value !== "") return value.replaceAll("\\", "/");
+  }
+  return ".";
+}
+
+/** A relative path normalized, or undefined when it climbs out (`../x`); without a workspace. */
+function plainRelative(path: string): string | undefined {
+  const normalized = posix.normalize(path);
+  return normalized === ".." || normalized.startsWith("../") ? undefined : normalized;
+}
 
 /** The path relative to the (real) workspace root with `/`, or undefined when it is not inside. */
 function workspaceRelative(workspace: string, path: string): string | undefined {

@@ -31,6 +31,7 @@ export {
   type TerminalExecuteData,
   TerminalExecuteTool,
   type TerminalExecuteToolConfig,
+  terminalEnvironmentAllowList,
   terminalExecuteTool,
 } from "./terminal-execute-tool.js";
 export type { EntryKind } from "./walk-directory.js";

@@ -23,8 +23,18 @@ export interface TerminalExecuteToolConfig {
   readonly defaultTimeoutMs?: number;
   /** The shell that runs the command with `-c` (default `/bin/sh`). */
   readonly shell?: string;
-  /** The commands' environment (default the host's `process.env`). */
+  /**
+   * Variables added to the commands' environment (they win over the host's). The commands never
+   * inherit the host's whole environment, only the harmless variables of
+   * {@link terminalEnvironmentAllowList} and those named in `passEnv`.
+   */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * More host variables the commands inherit, by exact name (`["NODE_OPTIONS", "JAVA_HOME"]`),
+   * besides {@link terminalEnvironmentAllowList}. Name only what the commands need: a secret named
+   * here is readable by every command (`env`, `printenv`).
+   */
+  readonly passEnv?: readonly string[];
   /**
    * Where a process-isolating sandbox finds this instance. The shared `terminalExecuteTool`
    * has one; a configured instance has none unless given, because a child process would load
@@ -53,6 +63,62 @@ export interface TerminalExecuteData {
   readonly note?: string;
 }
 
+/**
+ * The host variables `terminal-execute` passes to its commands by default: the ones programs need
+ * to find themselves, their locale, terminal and temporary directory. Every other variable of the
+ * server (API keys, tokens, `AINTERN_*`) is left out, so `env` or `printenv` cannot show it.
+ * `LC_*` covers every locale variable. Add names with `passEnv`, values with `env`.
+ */
+export const terminalEnvironmentAllowList: readonly string[] = Object.freeze([
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "LC_*",
+  "TERM",
+  "COLORTERM",
+  "NO_COLOR",
+  "TZ",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  // Windows: what programs need to start at all.
+  "SYSTEMROOT",
+  "WINDIR",
+  "COMSPEC",
+  "PATHEXT",
+]);
+
+/**
+ * The environment a command runs with: the host's variables named by the allow list or by
+ * `passEnv` (case-insensitively on Windows, where names are), then `extra`.
+ *
+ * @internal
+ */
+export function terminalEnvironment(
+  host: NodeJS.ProcessEnv,
+  passEnv: readonly string[] = [],
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const fold = (name: string) => (process.platform === "win32" ? name.toUpperCase() : name);
+  const exact = new Set(
+    [...terminalEnvironmentAllowList, ...passEnv].filter((n) => !n.endsWith("*")).map(fold),
+  );
+  const prefixes = terminalEnvironmentAllowList
+    .filter((n) => n.endsWith("*"))
+    .map((n) => fold(n.slice(0, -1)));
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(host)) {
+    if (value === undefined) continue;
+    const key = fold(name);
+    if (exact.has(key) || prefixes.some((p) => key.startsWith(p))) env[name] = value;
+  }
+  return Object.assign(env, extra);
+}
+
 const defaults = { maxOutputBytes: 1024 * 1024, defaultTimeoutMs: 120_000 };
 const maxTimeoutMs = 60 * 60 * 1000;
 const progressIntervalMs = 500;
@@ -77,6 +143,9 @@ function lastLine(text: string): string {
  * - The working directory (`cwd`) is confined to the workspace; the command itself is not (a
  *   shell can `cd` anywhere): confinement of what it does is the risk assessment's, the
  *   approval's and, for real isolation, the process sandbox's job.
+ * - The command does not inherit the server's environment: only the variables of
+ *   {@link terminalEnvironmentAllowList}, those named in `passEnv`, and `env` (so `env` or
+ *   `printenv` cannot show the server's API keys and tokens).
  * - The command runs in its own process group with stdin closed. The call's abort signal, or
  *   the call's `timeoutMs`, kills the whole group with SIGKILL; background processes left when
  *   the shell exits are killed too, so nothing outlives the call.
@@ -102,6 +171,7 @@ export class TerminalExecuteTool extends BuiltinToolBase {
   readonly #defaultTimeoutMs: number;
   readonly #shell: string;
   readonly #env: Readonly<Record<string, string>> | undefined;
+  readonly #passEnv: readonly string[];
   readonly #source: ToolSource | undefined;
 
   constructor(config: TerminalExecuteToolConfig = {}) {
@@ -113,6 +183,7 @@ export class TerminalExecuteTool extends BuiltinToolBase {
     );
     this.#shell = config.shell ?? "/bin/sh";
     this.#env = config.env;
+    this.#passEnv = [...(config.passEnv ?? [])];
     const configured = Object.keys(config).some((key) => key !== "source");
     this.#source = config.source ?? (configured ? undefined : defaultSource);
     this.inputSchema = JsonSchemaBuilder.create()
@@ -195,7 +266,8 @@ export class TerminalExecuteTool extends BuiltinToolBase {
       maxOutputBytes: this.#maxOutputBytes,
       signal: AbortSignal.any([signal, timeout]),
       shell: this.#shell,
-      ...(this.#env !== undefined && { env: { ...this.#env } }),
+      // Never the host's whole environment: it holds the server's secrets.
+      env: terminalEnvironment(process.env, this.#passEnv, this.#env),
       onOutput: (_stream, text, totalBytes) => {
         const now = performance.now();
         if (now - lastProgress < progressIntervalMs) return;

@@ -9,6 +9,7 @@ import {
   substitutionBodies,
 } from "./command-words.js";
 import { assignmentRisk } from "./environment-assignments.js";
+import { commandFileOperands } from "./file-operands.js";
 import { type ClassifyContext, RiskFindings } from "./risk-findings.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
@@ -71,6 +72,28 @@ function assessWriteTargets(words: readonly ShellWord[], findings: RiskFindings)
     findings.addFinding(
       writeTargetFinding(`'${commandName(first.value)}'`, value, written && word.dynamic),
     );
+  }
+}
+
+/** Devices any command may read or write: `2>/dev/null`, `cat /dev/stdin`. */
+const harmlessDevices = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
+/** Files that hold secrets or credentials, or aintern's own: reading one is not read-only-safe. */
+const secretFile =
+  /(^|\/)(\.git|\.aintern|\.direnv|\.ssh|\.gnupg|\.aws)(\/|$)|(^|\/)(\.env(\..*)?|\.envrc|\.npmrc|\.yarnrc(\..*)?|\.netrc|\.pgpass|aintern\.config\.json|aintern\.policy\.json)$/i;
+
+/**
+ * A read-only program is Low only on files in the working directory: a file operand (`cat x`,
+ * `< x`, see `commandFileOperands`) outside it (`/etc/shadow`, `~/x`, `../x`) or one that holds
+ * secrets (`.env`, `.npmrc`, `.git/config`) makes the command Medium at least.
+ */
+function assessFileOperands(command: string, findings: RiskFindings): void {
+  for (const path of commandFileOperands(command).paths) {
+    if (harmlessDevices.test(path)) continue;
+    if (path.startsWith("/") || path.startsWith("~") || path.split("/").includes("..")) {
+      findings.add(Medium, `It names '${path}', a file outside the working directory.`);
+    } else if (secretFile.test(path)) {
+      findings.add(Medium, `It names '${path}', a file that holds secrets or controls programs.`);
+    }
   }
 }
 
@@ -184,6 +207,7 @@ function classifyWords(words: readonly ShellWord[], context: ClassifyContext): v
 export function assessCommandRisk(command: string): CommandRiskAssessment {
   const findings = new RiskFindings();
   assessInto(command, findings, 0);
+  assessFileOperands(command, findings);
   let riskLevel: RiskLevel = RiskLevel.Low;
   for (const finding of findings.list) riskLevel = maxRiskLevel(riskLevel, finding.level);
   const reasons =

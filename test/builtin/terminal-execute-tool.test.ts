@@ -268,6 +268,68 @@ describe("terminal-execute definition", () => {
     expect(data(result).stdout).toMatch(/^hi \d/);
   });
 
+  describe("the commands' environment", () => {
+    const secrets = {
+      OPENAI_API_KEY: "sk-test-terminal-123",
+      AINTERN_CONSOLE_TOKEN: "console-secret-terminal",
+      MY_DB_PASSWORD: "hunter2-terminal",
+    };
+    const saved: Record<string, string | undefined> = {};
+    beforeEach(() => {
+      for (const [name, value] of Object.entries(secrets)) {
+        saved[name] = process.env[name];
+        process.env[name] = value;
+      }
+    });
+    afterEach(() => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    });
+
+    it.each([["env"], ["printenv"], ["export -p"], ["cat /proc/self/environ | tr '\\0' '\\n'"]])(
+      "'%s' shows none of the server's secrets",
+      async (command) => {
+        const result = await run(terminalExecuteTool, ws.root, { command });
+        expect(result.success).toBe(true);
+        const out = data(result).stdout;
+        expect(out).toContain("PATH=");
+        for (const [name, value] of Object.entries(secrets)) {
+          expect(out).not.toContain(name);
+          expect(out).not.toContain(value);
+        }
+      },
+    );
+
+    it("keeps the harmless variables programs need (PATH, HOME, LANG, LC_*)", async () => {
+      const previous = process.env.LC_TERMINAL_TEST;
+      process.env.LC_TERMINAL_TEST = "C.UTF-8";
+      try {
+        const result = await run(terminalExecuteTool, ws.root, {
+          command: 'printf "%s|%s|%s" "$PATH" "$HOME" "$LC_TERMINAL_TEST"',
+        });
+        expect(data(result).stdout).toBe(`${process.env.PATH}|${process.env.HOME ?? ""}|C.UTF-8`);
+      } finally {
+        if (previous === undefined) delete process.env.LC_TERMINAL_TEST;
+        else process.env.LC_TERMINAL_TEST = previous;
+      }
+    });
+
+    it("passes the host variables named in passEnv, and adds env", async () => {
+      const tool = new TerminalExecuteTool({
+        passEnv: ["MY_DB_PASSWORD"],
+        env: { GREETING: "hi" },
+      });
+      const result = await run(tool, ws.root, { command: "env" });
+      const out = data(result).stdout;
+      expect(out).toContain("MY_DB_PASSWORD=hunter2-terminal");
+      expect(out).toContain("GREETING=hi");
+      expect(out).not.toContain("sk-test-terminal-123");
+      expect(out).not.toContain("console-secret-terminal");
+    });
+  });
+
   it("is Medium by default and takes its effective risk from the command", () => {
     expect(terminalExecuteTool.defaultRiskLevel).toBe(RiskLevel.Medium);
     expect(terminalExecuteTool.getEffectiveRiskLevel({ command: "ls -la" })).toBe(RiskLevel.Low);

@@ -1,0 +1,445 @@
+import { commandName, namesLongOption, stdinScripts, substitutionBodies } from "./command-words.js";
+import type { ShellSimpleCommand } from "./shell-grammar.js";
+import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
+import { lexShellCommand } from "./shell-syntax.js";
+import { unwrapCommand } from "./unwrap-command.js";
+
+/**
+ * The files a command line names as the operands of programs that read or write files (`cat x`,
+ * `sed -n p x`, `cp a b`) and as redirection targets (`< x`, `> x`), read with the same parser
+ * the risk rules and deny patterns use: so a policy can check them like a file tool's `path`.
+ */
+export interface CommandFileOperands {
+  /**
+   * The file operands as written, after quote removal (`cat "./.env"` gives `./.env`); relative
+   * ones are relative to the directory the command starts in. `~/x` is kept as written.
+   */
+  readonly paths: readonly string[];
+  /**
+   * Why some file operand cannot be known from the text (a glob, a variable, a `cd` before a
+   * relative path, a line that does not parse, `xargs`), or undefined when every one is known.
+   * A caller must treat such a command as possibly naming any file.
+   */
+  readonly unknown: string | undefined;
+}
+
+interface OperandRule {
+  /** Short options that take an argument (attached or the next word). */
+  readonly withArgument?: string;
+  /** Long options that take an argument (`--name value` or `--name=value`). */
+  readonly longWithArgument?: readonly string[];
+  /** Long options that take two arguments (`jq --slurpfile name file`). */
+  readonly longWithTwoArguments?: readonly string[];
+  /** Options whose argument is a file (they must also be listed as taking an argument). */
+  readonly fileOptions?: readonly string[];
+  /**
+   * The first operand is a script or pattern, not a file (`grep PATTERN file`, `sed SCRIPT
+   * file`), unless one of `scriptOptions` gives the script.
+   */
+  readonly script?: true;
+  readonly scriptOptions?: readonly string[];
+  /** Options after which no script operand is expected (`rg --files`). */
+  readonly noScriptOptions?: readonly string[];
+  /** `key=FILE` operands (`dd if=x of=y`): only these keys' values are files. */
+  readonly keyValueFiles?: readonly string[];
+}
+
+function words(list: string): readonly string[] {
+  return list.split(" ");
+}
+
+const plain: OperandRule = {};
+const grepRule: OperandRule = {
+  withArgument: "efmABCdD",
+  longWithArgument: words(
+    "--regexp --file --max-count --label --binary-files --devices --directories --exclude --exclude-from --exclude-dir --include --after-context --before-context --context",
+  ),
+  fileOptions: ["-f", "--file", "--exclude-from"],
+  script: true,
+  scriptOptions: ["-e", "-f", "--regexp", "--file"],
+};
+const awkRule: OperandRule = {
+  withArgument: "fvFEilWe",
+  longWithArgument: words("--file --assign --field-separator --exec --include --load --source"),
+  fileOptions: ["-f", "--file", "-E", "--exec", "-i", "--include"],
+  script: true,
+  scriptOptions: ["-f", "--file", "-E", "--exec", "-e", "--source"],
+};
+const headRule: OperandRule = {
+  withArgument: "ncs",
+  longWithArgument: words("--lines --bytes --pid --sleep-interval --max-unchanged-stats"),
+};
+const copyRule: OperandRule = {
+  withArgument: "tSmog",
+  longWithArgument: words("--target-directory --suffix --mode --owner --group"),
+  fileOptions: ["-t", "--target-directory"],
+};
+const compressRule: OperandRule = { withArgument: "S", longWithArgument: ["--suffix"] };
+
+/**
+ * The programs whose operands are files they read or write, and how to tell their options'
+ * arguments from operands. An option not listed is taken to have no argument, so the word after
+ * it counts as a file: reading too many words as files only asks more.
+ */
+const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRule>([
+  ...words(
+    "cat tac rev tee rm comm cksum sum b2sum md5sum sha1sum sha224sum sha256sum sha384sum sha512sum source . split",
+  ).map((name) => [name, plain] as const),
+  ...words("base64 base32 basenc").map((name) => [name, { withArgument: "w" }] as const),
+  ["strings", { withArgument: "nteT" }],
+  ["nl", { withArgument: "bdfhilnsvw" }],
+  ["fold", { withArgument: "w" }],
+  ["fmt", { withArgument: "wpg" }],
+  ["expand", { withArgument: "t" }],
+  ["unexpand", { withArgument: "t" }],
+  ["paste", { withArgument: "d" }],
+  ["join", { withArgument: "12jteoav" }],
+  [
+    "touch",
+    { withArgument: "dtr", longWithArgument: ["--reference"], fileOptions: ["-r", "--reference"] },
+  ],
+  [
+    "shred",
+    { withArgument: "ns", longWithArgument: ["--random-source"], fileOptions: ["--random-source"] },
+  ],
+  ...words("gzip gunzip zcat bzip2 bunzip2 bzcat xz unxz xzcat").map(
+    (name) => [name, compressRule] as const,
+  ),
+  ["head", headRule],
+  ["tail", headRule],
+  ["less", { withArgument: "bhjkoOpPtTxyz#", fileOptions: ["-k", "-o", "-O", "-T"] }],
+  ["more", { withArgument: "n" }],
+  ["most", plain],
+  [
+    "sed",
+    {
+      withArgument: "efl",
+      longWithArgument: words("--expression --file --line-length"),
+      fileOptions: ["-f", "--file"],
+      script: true,
+      scriptOptions: ["-e", "-f", "--expression", "--file"],
+    },
+  ],
+  ["awk", awkRule],
+  ["gawk", awkRule],
+  ["mawk", awkRule],
+  ["nawk", awkRule],
+  ["grep", grepRule],
+  ["egrep", grepRule],
+  ["fgrep", grepRule],
+  [
+    "rg",
+    {
+      withArgument: "egtTAmBCfjrEMd",
+      longWithArgument: words(
+        "--regexp --file --type --type-not --glob --iglob --context --after-context --before-context --max-count --max-depth --sort --sortr --replace --max-columns --max-filesize --threads --encoding --colors --engine --type-add --path-separator --field-match-separator --ignore-file --pre --pre-glob",
+      ),
+      fileOptions: ["-f", "--file", "--ignore-file"],
+      script: true,
+      scriptOptions: ["-e", "-f", "--regexp", "--file"],
+      noScriptOptions: ["--files", "--type-list"],
+    },
+  ],
+  [
+    "jq",
+    {
+      withArgument: "fL",
+      longWithArgument: words("--from-file --indent"),
+      longWithTwoArguments: words("--arg --argjson --slurpfile --rawfile"),
+      fileOptions: ["-f", "--from-file", "--slurpfile", "--rawfile"],
+      script: true,
+      scriptOptions: ["-f", "--from-file"],
+    },
+  ],
+  [
+    "cut",
+    {
+      withArgument: "bcdf",
+      longWithArgument: words("--bytes --characters --delimiter --fields --output-delimiter"),
+    },
+  ],
+  [
+    "sort",
+    {
+      withArgument: "ktSTo",
+      longWithArgument: words(
+        "--key --field-separator --buffer-size --temporary-directory --parallel --output --random-source --batch-size --files0-from --compress-program --sort",
+      ),
+      fileOptions: words("-o -T --output --temporary-directory --random-source --files0-from"),
+    },
+  ],
+  [
+    "uniq",
+    { withArgument: "fsw", longWithArgument: words("--skip-fields --skip-chars --check-chars") },
+  ],
+  ["wc", { longWithArgument: ["--files0-from"], fileOptions: ["--files0-from"] }],
+  [
+    "diff",
+    {
+      withArgument: "CUIFxXSLD",
+      longWithArgument: words(
+        "--label --ifdef --ignore-matching-lines --show-function-line --exclude --exclude-from --starting-file --from-file --to-file --line-format --old-line-format --new-line-format --unchanged-line-format --old-group-format --new-group-format --changed-group-format --unchanged-group-format --horizon-lines --tabsize",
+      ),
+      fileOptions: ["-X", "--exclude-from", "--from-file", "--to-file"],
+    },
+  ],
+  ["cmp", { withArgument: "in", longWithArgument: ["--ignore-initial", "--bytes"] }],
+  ["cp", copyRule],
+  ["mv", copyRule],
+  ["install", copyRule],
+  ["ln", copyRule],
+  ["xxd", { withArgument: "cglosn" }],
+  [
+    "od",
+    {
+      withArgument: "AjNSt",
+      longWithArgument: words("--address-radix --skip-bytes --read-bytes --format --endian"),
+    },
+  ],
+  ["hexdump", { withArgument: "efns", fileOptions: ["-f"] }],
+  ["column", { withArgument: "sco" }],
+  [
+    "truncate",
+    {
+      withArgument: "sr",
+      longWithArgument: ["--size", "--reference"],
+      fileOptions: ["-r", "--reference"],
+    },
+  ],
+  ["dd", { keyValueFiles: ["if", "of"] }],
+  [
+    "tar",
+    {
+      withArgument: "fCbHKLNTVXg",
+      longWithArgument: words(
+        "--file --directory --files-from --exclude-from --exclude --blocking-factor --format --newer --label --listed-incremental --transform --owner --group --mode",
+      ),
+      fileOptions: words(
+        "-f -C -T -X -g --file --directory --files-from --exclude-from --listed-incremental",
+      ),
+    },
+  ],
+  ["patch", { withArgument: "ipoBdDrF", fileOptions: ["-i", "-o", "-r", "-d"] }],
+]);
+
+/** Programs that change the directory later relative paths are read from. */
+const directoryChangers = new Set(["cd", "pushd", "popd"]);
+const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
+/** Redirections whose target is not a file: here-documents, here-strings. */
+const bodyOperators = new Set(["<<", "<<-", "<<<"]);
+/** Scripts nested deeper than this are not read: unknown. */
+const maxDepth = 8;
+
+/** Why a word's file name cannot be read from the text, or undefined when it can. */
+function unreadable(word: ShellWord): string | undefined {
+  if (word.dynamic) return `'${word.value}' is built by expansion or substitution`;
+  if (/[*?[]/.test(word.shadow)) return `'${word.value}' is a glob`;
+  if (/\{.*(,|\.\.).*\}/.test(word.shadow)) return `'${word.value}' is brace-expanded`;
+  return undefined;
+}
+
+/** A word that is a whole process substitution (`<(sort a)`): a pipe, read through its body. */
+function isProcessSubstitution(word: ShellWord): boolean {
+  return (word.value.startsWith("<(") || word.value.startsWith(">(")) && !/[^\0]/.test(word.shadow);
+}
+
+/** The rest of a word from `from` (an option's attached value: `--file=x`, `-fx`, `of=x`). */
+function rest(word: ShellWord, from: number): ShellWord {
+  return { ...word, value: word.value.slice(from), shadow: word.shadow.slice(from) };
+}
+
+class OperandCollector {
+  readonly paths: string[] = [];
+  unknown: string | undefined;
+  changesDirectory = false;
+  /** Whether a relative path was met (a `cd` anywhere makes every relative path unknown). */
+  relativeSeen = false;
+
+  note(reason: string): void {
+    this.unknown ??= reason;
+  }
+
+  file(word: ShellWord): void {
+    if (isProcessSubstitution(word)) return;
+    const why = unreadable(word);
+    if (why !== undefined) {
+      this.note(why);
+      return;
+    }
+    this.text(word.value);
+  }
+
+  text(value: string): void {
+    if (value === "" || value === "-") return;
+    if (!value.startsWith("/") && !value.startsWith("~")) this.relativeSeen = true;
+    this.paths.push(value);
+  }
+
+  line(command: string, depth: number): void {
+    if (depth > maxDepth) {
+      this.note(`scripts are nested more than ${maxDepth} deep`);
+      return;
+    }
+    const parsed = lexShellCommand(command);
+    if (!parsed.ok) {
+      this.note("the command does not parse");
+      return;
+    }
+    const nested = (body: string) => this.line(body, depth + 1);
+    for (const word of parsed.inertWords) for (const body of word.substitutions) nested(body);
+    for (const simple of parsed.commands) this.simple(simple, depth);
+  }
+
+  simple(simple: ShellSimpleCommand, depth: number): void {
+    const nested = (body: string) => this.line(body, depth + 1);
+    for (const word of simple.words) for (const body of word.substitutions) nested(body);
+    for (const redirection of simple.redirections) this.redirection(redirection, depth);
+    const unwrapped = unwrapCommand(simple.words);
+    for (const script of unwrapped.scripts) nested(script);
+    for (const stage of unwrapped.stages) {
+      const name = stage[0] === undefined ? "" : commandName(stage[0].value);
+      if (name === "xargs") this.note("'xargs' takes its operands from its input");
+    }
+    const effective = unwrapped.words;
+    const program = effective[0];
+    if (program === undefined) return;
+    const name = commandName(program.value);
+    const args = effective.slice(1);
+    if (directoryChangers.has(name)) this.changesDirectory = true;
+    else if (name === "alias") this.note("an alias may rename a program");
+    else if (name === "eval") nested(args.map((w) => w.value).join(" "));
+    else if (shells.has(name)) {
+      const at = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
+      const script = at === -1 ? undefined : args[at + 1];
+      if (script !== undefined) nested(script.value);
+      for (const text of stdinScripts(simple)) nested(text);
+    }
+    const rule = operandRules.get(name);
+    if (rule !== undefined) this.operands(rule, args);
+  }
+
+  redirection(redirection: ShellRedirection, depth: number): void {
+    const { operator, target } = redirection;
+    for (const body of target.substitutions) this.line(body, depth + 1);
+    if (redirection.body !== undefined && redirection.bodyExpands !== false) {
+      // An expanding here-document runs the substitutions in its body.
+      for (const body of substitutionBodies(redirection.body)) this.line(body, depth + 1);
+    }
+    if (bodyOperators.has(operator)) return;
+    // `>&2`, `<&0`, `>&-`: a file descriptor, not a file.
+    if ((operator === ">&" || operator === "<&") && /^[0-9]*-?$/.test(target.value)) return;
+    this.file(target);
+  }
+
+  operands(rule: OperandRule, args: readonly ShellWord[]): void {
+    const files = new Set(rule.fileOptions ?? []);
+    // getopt_long takes any unambiguous prefix: `--fil` is `--file`.
+    const long = (given: string, list: readonly string[] | undefined): string | undefined =>
+      list?.find((full) => full === given) ?? list?.find((full) => namesLongOption(given, full));
+    const scriptGiven = args.some((word) => {
+      const v = word.value;
+      const option = v.startsWith("--") ? v.split("=", 1)[0] : undefined;
+      if (option !== undefined) {
+        return (
+          long(option, rule.scriptOptions) !== undefined ||
+          long(option, rule.noScriptOptions) !== undefined
+        );
+      }
+      return (
+        v.startsWith("-") &&
+        (rule.scriptOptions ?? []).some((o) => o.length === 2 && v.slice(1).includes(o.charAt(1)))
+      );
+    });
+    let scriptPending = rule.script === true && !scriptGiven;
+    let optionsEnded = false;
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      const v = word.value;
+      if (!optionsEnded && !word.dynamic && v === "--") {
+        optionsEnded = true;
+        continue;
+      }
+      if (!optionsEnded && v.startsWith("--") && !word.dynamic) {
+        const [given = v] = v.split("=", 1);
+        const attached = v.includes("=") ? v.slice(v.indexOf("=") + 1) : undefined;
+        const two = long(given, rule.longWithTwoArguments);
+        const one = long(given, rule.longWithArgument);
+        if (two !== undefined) {
+          const file = args[i + 2];
+          if (files.has(two) && file !== undefined) this.file(file);
+          i += 2;
+        } else if (one !== undefined) {
+          if (attached === undefined) {
+            const next = args[i + 1];
+            if (files.has(one) && next !== undefined) this.file(next);
+            i++;
+          } else if (files.has(one)) this.file(rest(word, v.indexOf("=") + 1));
+        } else if (attached !== undefined) {
+          // An option not known to take a file: its value counts as one only where it may be.
+          const file = long(given, rule.fileOptions);
+          if (file !== undefined) this.file(rest(word, v.indexOf("=") + 1));
+        }
+        continue;
+      }
+      if (!optionsEnded && v.startsWith("-") && v !== "-" && !word.dynamic) {
+        for (let j = 1; j < v.length; j++) {
+          const letter = v.charAt(j);
+          if (!(rule.withArgument ?? "").includes(letter)) continue;
+          const isFile = files.has(`-${letter}`);
+          if (j < v.length - 1) {
+            if (isFile) this.file(rest(word, j + 1));
+          } else {
+            const next = args[i + 1];
+            if (isFile && next !== undefined) this.file(next);
+            i++;
+          }
+          break;
+        }
+        continue;
+      }
+      if (scriptPending) {
+        scriptPending = false;
+        continue;
+      }
+      if (rule.keyValueFiles !== undefined) {
+        const at = v.indexOf("=");
+        if (at > 0 && rule.keyValueFiles.includes(v.slice(0, at))) this.file(rest(word, at + 1));
+        else if (word.dynamic) this.file(word);
+        continue;
+      }
+      this.file(word);
+    }
+  }
+}
+
+/**
+ * The files a command line names as operands of programs that read or write files (`cat`,
+ * `head`, `tail`, `less`, `sed`, `awk`, `grep`, `rg`, `jq`, `cut`, `sort`, `uniq`, `wc`,
+ * `diff`, `cp`, `mv`, `tee`, `xxd`, `od`, `strings`, `base64`, `dd if=/of=`, `tar`, ... see
+ * `operandRules`) and as redirection targets (`< x`, `> x`, `2>> x`), in every simple command:
+ * inside compound commands, substitutions, `sh -c` and `eval` scripts, and through wrappers
+ * (`env`, `sudo`, `timeout`, ...). A grep-like program's pattern and a sed or awk script are not
+ * files; an option's argument is a file only where the option names one (`grep -f x`).
+ *
+ * A file it cannot read from the text (a glob, an expansion, a relative path after a `cd`, an
+ * `xargs`) sets `unknown`, as does a line that does not parse. Other programs' operands are not
+ * read (an interpreter, or an unknown program, may open any file; the risk rules ask for those).
+ *
+ * @example
+ * ```ts
+ * commandFileOperands('sed -n p .npmrc && < .env cat'); // { paths: [".npmrc", ".env"], unknown: undefined }
+ * commandFileOperands("grep -r .env src");               // { paths: ["src"], unknown: undefined }
+ * commandFileOperands("cat *.txt");                      // { paths: [], unknown: "'*.txt' is a glob" }
+ * ```
+ */
+export function commandFileOperands(command: string): CommandFileOperands {
+  const collector = new OperandCollector();
+  collector.line(command, 0);
+  if (collector.changesDirectory && collector.relativeSeen) {
+    collector.note("a relative path follows a change of directory ('cd')");
+  }
+  return Object.freeze({
+    paths: Object.freeze([...collector.paths]),
+    unknown: collector.unknown,
+  });
+}

@@ -1,0 +1,144 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalPolicy, type PolicyCall } from "../../src/approval/index.js";
+import { type JsonObject, RiskLevel, ToolCategory } from "../../src/core/index.js";
+import { assessCommandRisk } from "../../src/shell/index.js";
+
+// Red-team report 04: low-risk terminal commands read denied, protected and outside files
+// without asking, because a command's file operands were never paths of the call.
+
+let workspace: string;
+
+beforeAll(() => {
+  workspace = mkdtempSync(join(tmpdir(), "aintern-operands-"));
+  writeFileSync(join(workspace, ".env"), "API_KEY=sk-live-123\n");
+  writeFileSync(join(workspace, ".npmrc"), "//registry/:_authToken=x\n");
+  mkdirSync(join(workspace, ".git"));
+  writeFileSync(join(workspace, ".git", "config"), "[core]\n");
+  mkdirSync(join(workspace, "src"));
+  writeFileSync(join(workspace, "src", "a.ts"), "export {};\n");
+  writeFileSync(join(workspace, "README.md"), "hi\n");
+  // A harmless-looking name that leads to .env.
+  symlinkSync(join(workspace, ".env"), join(workspace, "src", "settings.txt"));
+});
+
+afterAll(() => {
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+/** A terminal call rated as terminal-execute rates it. */
+function terminal(command: string, extra: JsonObject = {}): PolicyCall {
+  return {
+    toolId: "terminal-execute",
+    category: ToolCategory.Terminal,
+    riskLevel: assessCommandRisk(command).riskLevel,
+    parameters: { command, ...extra },
+    workspacePath: workspace,
+  };
+}
+
+const denyEnv = new ApprovalPolicy({ deny: [{ pathPattern: "**/.env*", reason: "no secrets" }] });
+const defaults = new ApprovalPolicy();
+/** A policy that would let every terminal command run: only the file checks stop one. */
+const permissive = new ApprovalPolicy({ tools: { "terminal-execute": "allow" } });
+
+describe("ApprovalPolicy: a terminal command's file operands are paths of the call", () => {
+  it.each([
+    ["cat .env"],
+    ['cat ".env"'],
+    ["cat '.env'"],
+    ["cat \\.env"],
+    ["cat ./.env"],
+    ["cat src/../.env"],
+    ["< .env cat"],
+    ["cat < .env"],
+    ["head -n 5 .env"],
+    ["sed -n p .env"],
+    ["grep -r KEY .env"],
+    ["awk '{print}' .env"],
+    ["cp .env src/copy.txt"],
+    ["base64 .env"],
+    ["xxd .env"],
+    ["dd if=.env of=/dev/stdout"],
+    ["ls && cat .env"],
+    ["echo $(cat .env)"],
+    ["sh -c 'cat .env'"],
+    ["env cat .env"],
+    ["cat src/settings.txt"], // a symlink to .env: where it leads is matched
+  ])("a path deny rule refuses %j", (command) => {
+    const decision = denyEnv.decide(terminal(command));
+    expect(decision).toEqual({ kind: "deny", reason: "no secrets" });
+  });
+
+  it("reads relative operands from the call's cwd", () => {
+    expect(denyEnv.decide(terminal("cat ../.env", { cwd: "src" })).kind).toBe("deny");
+    expect(denyEnv.decide(terminal("cat a.ts", { cwd: "src" })).kind).toBe("allow");
+  });
+
+  it("does not take a grep pattern or a sed script for a file", () => {
+    expect(denyEnv.decide(terminal("grep -rn .env src")).kind).toBe("allow");
+    expect(denyEnv.decide(terminal("sed -n /.env/p README.md")).kind).toBe("allow");
+  });
+
+  it("asks, as possibly denied, when an operand cannot be read from the text", () => {
+    for (const command of ["cat .e*", "cat $F", "cd src && cat ../.env", "echo .env | xargs cat"]) {
+      const decision = denyEnv.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.possiblyDenied, command).toBe(true);
+    }
+  });
+
+  it.each([
+    ["cat .git/config"],
+    ["sed -n p .npmrc"],
+    ["cat ./.npmrc"],
+    ["tail .git/config"],
+    ["< .npmrc wc -l"],
+    ["cat /etc/shadow"],
+    ["cat /etc/passwd"],
+    ["cat ~/.ssh/id_rsa"],
+    ["cat ../x"],
+    ["cat src/../../x"],
+    ["grep root /etc/shadow"],
+    ["echo hi > /tmp/x"],
+    ["cat *.md"],
+  ])("asks for %j, even where the policy would allow it, and no grant covers it", (command) => {
+    for (const policy of [defaults, permissive]) {
+      const decision = policy.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+    }
+  });
+
+  it("rates a read outside the working directory or of a secrets file above Low", () => {
+    for (const command of [
+      "cat /etc/shadow",
+      "cat .env",
+      "sed -n p .npmrc",
+      "cat ../x",
+      "cat ~/x",
+    ]) {
+      expect(assessCommandRisk(command).riskLevel, command).toBeGreaterThanOrEqual(
+        RiskLevel.Medium,
+      );
+    }
+  });
+
+  it("still runs plain reads of ordinary workspace files without asking", () => {
+    for (const command of [
+      "cat README.md",
+      "cat src/a.ts",
+      "grep -rn TODO src",
+      "head -n 3 README.md",
+      "ls -la",
+      "git status",
+    ]) {
+      expect(defaults.decide(terminal(command)).kind, command).toBe("allow");
+      expect(denyEnv.decide(terminal(command)).kind, command).toBe("allow");
+    }
+    // A redirection is Medium, but /dev/null is not a file outside the workspace.
+    expect(permissive.decide(terminal("wc -l src/a.ts 2>/dev/null")).kind).toBe("allow");
+  });
+});

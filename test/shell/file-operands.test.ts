@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { RiskLevel } from "../../src/core/index.js";
+import { assessCommandRisk, commandFileOperands } from "../../src/shell/index.js";
+
+describe("commandFileOperands", () => {
+  it.each([
+    ["cat .env", [".env"]],
+    ['cat ".env"', [".env"]],
+    ["cat '.env'", [".env"]],
+    ["cat \\.env", [".env"]],
+    ["cat ./.env", ["./.env"]],
+    ["cat src/../.env", ["src/../.env"]],
+    ["< .env cat", [".env"]],
+    ["cat .git/config", [".git/config"]],
+    ["cat /etc/shadow", ["/etc/shadow"]],
+    ["sed -n p .npmrc", [".npmrc"]],
+    ["sed -e p -- .env", [".env"]],
+    ["sed --expr=p .env", [".env"]],
+    ["grep -rn .env src", ["src"]],
+    ["grep --color KEY .env", [".env"]],
+    ["grep -e x -f pats .env", ["pats", ".env"]],
+    ["grep --regex=x .env", [".env"]],
+    ["rg --files .git", [".git"]],
+    ["awk -F: '{print $1}' /etc/passwd", ["/etc/passwd"]],
+    ["jq . .env", [".env"]],
+    ["head -n 5 .env", [".env"]],
+    ["tail -f log.txt", ["log.txt"]],
+    ["cut -d / -f 1 .env", [".env"]],
+    ["sort -o out.txt in.txt", ["out.txt", "in.txt"]],
+    ["cp -t dest .env", ["dest", ".env"]],
+    ["mv .env x", [".env", "x"]],
+    ["echo x | tee .npmrc", [".npmrc"]],
+    ["dd if=.env of=x bs=1", [".env", "x"]],
+    ["xxd .env; od -c .env; strings .env; base64 .env", [".env", ".env", ".env", ".env"]],
+    ["less -p KEY .env", [".env"]],
+    ["diff a b; uniq c; wc -l d", ["a", "b", "c", "d"]],
+    ["npm test > out.txt 2>> err.txt", ["out.txt", "err.txt"]],
+    ["npm test 2>&1 >&2", []],
+    ["cat <<EOF\nhi\nEOF", []],
+    ["cat <<< hi", []],
+    ["sudo cat /etc/shadow", ["/etc/shadow"]],
+    ["env FOO=1 timeout 5 cat .env", [".env"]],
+    ["sh -c 'cat .env'", [".env"]],
+    ['bash -lc "sed -n p .npmrc"', [".npmrc"]],
+    ["eval cat .env", [".env"]],
+    ["echo $(cat .env)", [".env"]],
+    ["diff <(cat .env) b", [".env", "b"]],
+    ["if true; then cat .env; fi", [".env"]],
+    ["cat <<EOF\n$(cat .env)\nEOF", [".env"]],
+    ["cat ~/.ssh/id_rsa", ["~/.ssh/id_rsa"]],
+    ["source .envrc", [".envrc"]],
+    ["ls -la .git; git status; echo .env", []],
+    ["env", []],
+    ["printenv", []],
+  ])("%j names %j", (command, paths) => {
+    expect(commandFileOperands(command)).toEqual({ paths, unknown: undefined });
+  });
+
+  it.each([
+    ["cat *.txt", "glob"],
+    ["cat .e?v", "glob"],
+    ["cat {a,.env}", "brace"],
+    ["cat $F", "expansion"],
+    ['cat "$HOME/.env"', "expansion"],
+    ["cat > $(mktemp)", "substitution"],
+    ["cd .. && cat .env", "cd"],
+    ["echo .env | xargs cat", "xargs"],
+    ["alias c=cat; c .env", "alias"],
+    ['f() { cat "$1"; }; f .env', "expansion"],
+    ["cat 'unterminated", "parse"],
+  ])("%j cannot be told (%s)", (command, why) => {
+    const { unknown } = commandFileOperands(command);
+    expect(unknown).toBeDefined();
+    expect(unknown).toMatch(
+      new RegExp(why === "cd" ? "directory" : why === "brace" ? "brace" : why),
+    );
+  });
+
+  it("keeps a quoted glob character literal", () => {
+    expect(commandFileOperands('cat "a*b"')).toEqual({ paths: ["a*b"], unknown: undefined });
+  });
+});
+
+describe("assessCommandRisk: reads of files outside the working directory or of secrets", () => {
+  it.each([
+    ["cat /etc/shadow"],
+    ["cat .env"],
+    ['cat ".env"'],
+    ["cat ./.env"],
+    ["cat src/../.env"],
+    ["cat .git/config"],
+    ["sed -n p .npmrc"],
+    ["head ~/.bashrc"],
+    ["grep root /etc/passwd"],
+    ["wc -c ../other/file"],
+  ])("%j is Medium at least", (command) => {
+    expect(assessCommandRisk(command).riskLevel).toBeGreaterThanOrEqual(RiskLevel.Medium);
+  });
+
+  it.each([["cat README.md"], ["grep -rn .env src"], ["head -n 5 src/a.ts"], ["cat package.json"]])(
+    "%j stays Low",
+    (command) => {
+      expect(assessCommandRisk(command).riskLevel).toBe(RiskLevel.Low);
+    },
+  );
+});
