@@ -153,12 +153,7 @@ export class ListDirectoryTool extends BuiltinToolBase {
     }
     const check = this.#guard.checkFrom(relative);
     const guarded = new GuardedTally();
-    const enter = (relativePath: string): boolean => {
-      const reason = check(relativePath);
-      if (reason === undefined) return true;
-      guarded.add(reason, relativePath, "directory");
-      return false;
-    };
+    const enter = guarded.enterUnless(check);
     const matches = pattern === undefined ? undefined : compileGlob(pattern);
     const stats: WalkStats = { unreadableDirectories: 0, ignoredEntries: 0 };
     const entries: DirectoryEntryData[] = [];

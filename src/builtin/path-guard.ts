@@ -186,6 +186,19 @@ export class GuardedTally {
     if (examples.length < maxExamples) examples.push(kind === "directory" ? `${path}/` : path);
   }
 
+  /**
+   * The walk's `enter` test for `check`: true for a directory it may go into; a guarded one is
+   * counted here, and not entered.
+   */
+  enterUnless(check: PathCheck): (relativePath: string) => boolean {
+    return (relativePath) => {
+      const reason = check(relativePath);
+      if (reason === undefined) return true;
+      this.add(reason, relativePath, "directory");
+      return false;
+    };
+  }
+
   /** Files and directories left alone for `reason`. */
   count(reason: GuardReason): number {
     return this.files[reason] + this.directories[reason];

@@ -250,12 +250,7 @@ export class SearchTool extends BuiltinToolBase {
     // rules the policy applied to that path: such files are not read, such directories not entered.
     const check: PathCheck = this.#guard.checkFrom(relativeStart);
     const guarded = new GuardedTally();
-    const enter = (relativePath: string): boolean => {
-      const reason = check(relativePath);
-      if (reason === undefined) return true;
-      guarded.add(reason, relativePath, "directory");
-      return false;
-    };
+    const enter = guarded.enterUnless(check);
 
     const files: string[] = [];
     const matches: SearchMatch[] = [];
