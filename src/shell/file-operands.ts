@@ -220,7 +220,50 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
     },
   ],
   ["patch", { withArgument: "ipoBdDrF", fileOptions: ["-i", "-o", "-r", "-d"] }],
+  ["file", { withArgument: "efFmP", fileOptions: ["-f", "-m"] }],
 ]);
+
+/**
+ * Why `name` with `args` reads files it does not name, or undefined: a recursive search or
+ * comparison reads every file below a folder operand (`grep -r KEY .` reads `.env`), `rg`, `ag`
+ * and `ack` do so unasked, `git diff --no-index` compares any two paths, and `ps` with BSD's `e`
+ * shows the environment of every process of the user (the server's secrets).
+ */
+function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | undefined {
+  const values = args.map((word) => word.value);
+  const shortFlags = values.filter((v) => /^-[A-Za-z]+$/.test(v)).join("");
+  switch (name) {
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      return /[rR]/.test(shortFlags) ||
+        values.some(
+          (v) =>
+            v === "--recursive" ||
+            v === "--dereference-recursive" ||
+            /^--d(irectories)?=recurse$/.test(v),
+        )
+        ? `'${name}' searches a whole folder tree`
+        : undefined;
+    case "rg":
+    case "ag":
+    case "ack":
+      return `'${name}' searches a whole folder tree`;
+    case "diff":
+      return /r/.test(shortFlags) || values.includes("--recursive")
+        ? "'diff' compares whole folder trees"
+        : undefined;
+    case "git":
+      return values.includes("--no-index") ? "'git --no-index' reads any file" : undefined;
+    case "ps":
+      return values.some((v) => !v.startsWith("-") && /^[A-Za-z]*e[A-Za-z]*$/.test(v)) ||
+        values.some((v) => /env/i.test(v))
+        ? "'ps' with 'e' shows other processes' environments"
+        : undefined;
+    default:
+      return undefined;
+  }
+}
 
 /** Programs that change the directory later relative paths are read from. */
 const directoryChangers = new Set(["cd", "pushd", "popd"]);
@@ -314,6 +357,8 @@ class OperandCollector {
       if (script !== undefined) nested(script.value);
       for (const text of stdinScripts(simple)) nested(text);
     }
+    const unnamed = readsUnnamedFiles(name, args);
+    if (unnamed !== undefined) this.note(unnamed);
     const rule = operandRules.get(name);
     if (rule !== undefined) this.operands(rule, args);
   }

@@ -72,13 +72,34 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     expect(decision).toEqual({ kind: "deny", reason: "no secrets" });
   });
 
+  it.each([
+    ["grep -r API ."],
+    ["grep -R API"],
+    ["grep -rn TODO src"],
+    ["grep -rn ghp_ ."],
+    ["grep --recursive API src"],
+    ["rg API"],
+    ["diff -rN src . ; true"],
+    ["git diff --no-index /dev/null .env; true"],
+    ["ps axeww"],
+    ["ps -ef e"],
+    ["ps -o pid,environ -p 1"],
+  ])("asks for %j, which reads files (or environments) it does not name", (command) => {
+    const decision = permissive.decide(terminal(command));
+    expect(decision.kind).toBe("ask");
+  });
+
+  it("file -f names its list file", () => {
+    expect(denyEnv.decide(terminal("file -f .env")).kind).toBe("deny");
+  });
+
   it("reads relative operands from the call's cwd", () => {
     expect(denyEnv.decide(terminal("cat ../.env", { cwd: "src" })).kind).toBe("deny");
     expect(denyEnv.decide(terminal("cat a.ts", { cwd: "src" })).kind).toBe("allow");
   });
 
   it("does not take a grep pattern or a sed script for a file", () => {
-    expect(denyEnv.decide(terminal("grep -rn .env src")).kind).toBe("allow");
+    expect(denyEnv.decide(terminal("grep -n .env src/a.ts")).kind).toBe("allow");
     expect(denyEnv.decide(terminal("sed -n /.env/p README.md")).kind).toBe("allow");
   });
 
@@ -130,7 +151,7 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     for (const command of [
       "cat README.md",
       "cat src/a.ts",
-      "grep -rn TODO src",
+      "grep -n TODO src/a.ts",
       "head -n 3 README.md",
       "ls -la",
       "git status",

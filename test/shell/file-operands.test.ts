@@ -16,11 +16,10 @@ describe("commandFileOperands", () => {
     ["sed -n p .npmrc", [".npmrc"]],
     ["sed -e p -- .env", [".env"]],
     ["sed --expr=p .env", [".env"]],
-    ["grep -rn .env src", ["src"]],
+    ["grep -n .env src/a.ts", ["src/a.ts"]],
     ["grep --color KEY .env", [".env"]],
     ["grep -e x -f pats .env", ["pats", ".env"]],
     ["grep --regex=x .env", [".env"]],
-    ["rg --files .git", [".git"]],
     ["awk -F: '{print $1}' /etc/passwd", ["/etc/passwd"]],
     ["jq . .env", [".env"]],
     ["head -n 5 .env", [".env"]],
@@ -68,6 +67,11 @@ describe("commandFileOperands", () => {
     ["alias c=cat; c .env", "alias"],
     ['f() { cat "$1"; }; f .env', "expansion"],
     ["cat 'unterminated", "parse"],
+    ["grep -rn .env src", "folder tree"],
+    ["rg --files .git", "folder tree"],
+    ["diff -r a b", "folder trees"],
+    ["git diff --no-index a .env", "any file"],
+    ["ps axeww", "environments"],
   ])("%j cannot be told (%s)", (command, why) => {
     const { unknown } = commandFileOperands(command);
     expect(unknown).toBeDefined();
