@@ -159,9 +159,16 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       const inside = relative(workspacePath, config.file);
       if (!inside.startsWith("..") && !isAbsolute(inside)) configPaths.push(inside);
     }
+    // The tool modules aintern loads run in the server, with its environment, at the next start:
+    // a change to one asks as a protected path does (trust covers the config, not the module).
+    const toolModules = (options.tools ?? config.tools ?? [])
+      .filter((spec) => isAbsolute(spec) || spec.startsWith("."))
+      .map((spec) => relative(workspacePath, resolve(spec)))
+      .filter((inside) => !inside.startsWith("..") && !isAbsolute(inside));
     const protectedPaths = [
       ...(config.policy?.protectedPaths ?? defaultProtectedPathPatterns),
       ...configPaths,
+      ...toolModules,
     ];
     const neverChanged: ApprovalRule[] = [
       BuiltinToolId.FileWrite,

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { ApprovalDecision, ToolCallStatus } from "../../src/calls/index.js";
 import { openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from "../../src/mcp/index.js";
+import { fixtureTools } from "./mcp-support.js";
 
 describe("aintern.config.json", () => {
   it("reads policy rules, isolation, limits and upstreams, with risk levels by name and paths from the file's folder", () => {
@@ -125,6 +126,42 @@ describe("aintern.config.json", () => {
         }
       }
       expect(await readFile(join(dir, "aintern.config.json"), "utf8")).toContain("allow");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("protects the tool modules it loads from the workspace: changing one asks, as for a protected path", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aintern-config-"));
+    try {
+      await mkdir(join(dir, "tools"));
+      // The module re-exports the test fixtures' tools: what it holds does not matter here.
+      await writeFile(
+        join(dir, "tools", "my-tools.ts"),
+        `export * from ${JSON.stringify(fixtureTools)};\n`,
+      );
+      await writeFile(
+        join(dir, "aintern.config.json"),
+        JSON.stringify({
+          tools: ["builtin", "./tools/my-tools.ts"],
+          policy: { allow: [{ toolId: "file-write", pathPattern: "**" }] },
+        }),
+      );
+      const runtime = await openMcpRuntime({
+        workspace: dir,
+        config: join(dir, "aintern.config.json"),
+        db: "sqlite::memory:",
+      });
+      try {
+        const write = (path: string) =>
+          runtime.processor.needsApproval("file-write", { path, content: "x", overwrite: true });
+        expect(await write("tools/other.ts")).toBe(false);
+        expect(await write("tools/my-tools.ts")).toMatchObject({
+          reason: expect.stringMatching(/protected/i),
+        });
+      } finally {
+        await runtime.close();
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
