@@ -13,26 +13,15 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { isTrustedConfig, UntrustedConfigError } from "../../src/cli/config-trust.js";
-import { main } from "../../src/cli/main.js";
 import { openMcpRuntime, readMcpConfig } from "../../src/cli/mcp-runtime.js";
+import { runCliCaptured, useTemporaryAinternHome } from "./cli-in-process.js";
 
-let home: string;
 let root: string;
-const previousHome = process.env.AINTERN_HOME;
 const previousCwd = process.cwd();
 
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "aintern-trust-home-"));
-  process.env.AINTERN_HOME = home;
-});
-
-afterAll(async () => {
-  if (previousHome === undefined) delete process.env.AINTERN_HOME;
-  else process.env.AINTERN_HOME = previousHome;
-  await rm(home, { recursive: true, force: true });
-});
+const home = useTemporaryAinternHome();
 
 afterEach(async () => {
   process.chdir(previousCwd);
@@ -57,24 +46,7 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Runs `aintern <argv>` in process; returns the exit code and what it printed. */
-async function cli(argv: string[]): Promise<{ code: number; output: string }> {
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  let output = "";
-  const capture = ((chunk: string | Uint8Array) => {
-    output += String(chunk);
-    return true;
-  }) as typeof process.stdout.write;
-  process.stdout.write = capture;
-  process.stderr.write = capture;
-  try {
-    return { code: await main(argv), output };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-}
+const cli = runCliCaptured;
 
 describe("a workspace setting through a symbolic link", () => {
   it("that leads out of the repository moves the workspace: refused until trusted", async () => {
@@ -201,8 +173,8 @@ describe("a configuration trusted in one project and linked from another", () =>
     const config = await readMcpConfig({ workspace: join(projB, "linked") });
     expect(config.file).toBe(join(projA, "aintern.config.json"));
     expect(config.tools).toEqual(["builtin", join(projA, "my-tools.mjs")]);
-    expect(JSON.parse(await readFile(join(home, "trusted-configs.json"), "utf8"))).toHaveProperty([
-      join(projA, "aintern.config.json"),
-    ]);
+    expect(JSON.parse(await readFile(join(home(), "trusted-configs.json"), "utf8"))).toHaveProperty(
+      [join(projA, "aintern.config.json")],
+    );
   });
 });

@@ -3,25 +3,14 @@
 import { access, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UntrustedConfigError } from "../../src/cli/config-trust.js";
-import { main } from "../../src/cli/main.js";
 import { openMcpRuntime } from "../../src/cli/mcp-runtime.js";
+import { runCliCaptured, useTemporaryAinternHome } from "./cli-in-process.js";
 
-let home: string;
 let dir: string;
-const previousHome = process.env.AINTERN_HOME;
 
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "aintern-trust-home-"));
-  process.env.AINTERN_HOME = home;
-});
-
-afterAll(async () => {
-  if (previousHome === undefined) delete process.env.AINTERN_HOME;
-  else process.env.AINTERN_HOME = previousHome;
-  await rm(home, { recursive: true, force: true });
-});
+useTemporaryAinternHome();
 
 async function repository(config: unknown): Promise<string> {
   dir = await mkdtemp(join(tmpdir(), "aintern-cloned-"));
@@ -36,18 +25,9 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Runs `aintern <argv>` in process, its output swallowed. */
+/** Runs `aintern <argv>` in process, its output swallowed; its exit code. */
 async function cli(argv: string[]): Promise<number> {
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  process.stderr.write = (() => true) as typeof process.stderr.write;
-  try {
-    return await main(argv);
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
+  return (await runCliCaptured(argv)).code;
 }
 
 describe("a configuration found in the workspace", () => {
