@@ -25,25 +25,31 @@ export class StdioLineFraming extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    let start = 0;
+    const first = chunk.indexOf(10);
+    if (first === -1) {
+      this.#hold(chunk);
+      done();
+      return;
+    }
+    // The first newline ends the line held from earlier chunks; the lines after it, up to the
+    // last newline, lie wholly in this chunk.
     const whole: Buffer[] = [];
-    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
-      const end = newline + 1;
-      // Lines after the first of a chunk are as long as the chunk at most: checked only when a
-      // chunk is longer than a line may be.
-      if (start === 0 || chunk.length > this.#maxLineBytes) {
+    const firstLine = this.#endLine(chunk.subarray(0, first + 1));
+    if (firstLine !== undefined) whole.push(firstLine);
+    const last = chunk.lastIndexOf(10) + 1;
+    if (chunk.length <= this.#maxLineBytes) {
+      // No line inside the chunk can be longer than the chunk: passed on as one slice.
+      if (last > first + 1) whole.push(chunk.subarray(first + 1, last));
+    } else {
+      for (let start = first + 1; start < last; ) {
+        const end = chunk.indexOf(10, start) + 1;
         const line = this.#endLine(chunk.subarray(start, end));
         if (line !== undefined) whole.push(line);
         start = end;
-        continue;
       }
-      const last = chunk.lastIndexOf(10) + 1;
-      whole.push(chunk.subarray(start, last));
-      start = last;
-      break;
     }
     if (whole.length > 0) this.push(whole.length === 1 ? whole[0] : Buffer.concat(whole));
-    if (start < chunk.length) this.#hold(chunk.subarray(start));
+    if (last < chunk.length) this.#hold(chunk.subarray(last));
     done();
   }
 
