@@ -154,17 +154,18 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
   try {
     // The configuration is a protected path: a call touching it always asks, whatever a rule or a
     // remembered approval says; and the model can never change it, approved or not.
-    const configPaths = [`**/${MCP_CONFIG_FILE_NAME}`];
-    if (config.file !== undefined) {
-      const inside = relative(workspacePath, config.file);
-      if (!inside.startsWith("..") && !isAbsolute(inside)) configPaths.push(inside);
-    }
+    // A file of the workspace as a pattern relative to it (paths outside need none).
+    const insideWorkspace = (path: string): string[] =>
+      isWithin(workspacePath, path) ? [relative(workspacePath, path)] : [];
+    const configPaths = [
+      `**/${MCP_CONFIG_FILE_NAME}`,
+      ...(config.file === undefined ? [] : insideWorkspace(config.file)),
+    ];
     // The tool modules aintern loads run in the server, with its environment, at the next start:
     // a change to one asks as a protected path does (trust covers the config, not the module).
     const toolModules = (options.tools ?? config.tools ?? [])
       .filter((spec) => isAbsolute(spec) || spec.startsWith("."))
-      .map((spec) => relative(workspacePath, resolve(spec)))
-      .filter((inside) => !inside.startsWith("..") && !isAbsolute(inside));
+      .flatMap((spec) => insideWorkspace(resolve(spec)));
     const protectedPaths = [
       ...(config.policy?.protectedPaths ?? defaultProtectedPathPatterns),
       ...configPaths,
