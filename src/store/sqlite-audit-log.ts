@@ -61,6 +61,9 @@ interface JournalLine {
   readonly done: { row: AuditRowValues; values: unknown[]; line: string } | undefined;
 }
 
+/** What a write made at once resolves with. */
+const writtenAlready: Promise<void> = Promise.resolve();
+
 /** The longest wait between two inserts that met a busy database. */
 const BUSY_RETRY_MAX_MS = 2_000;
 
@@ -166,22 +169,47 @@ export class SqliteAuditLog extends AuditLogBase {
   protected recordStart(slot: InflightSlot): Promise<void> | undefined {
     const journal = this.#journal;
     if (journal === undefined || this.#starts === undefined) return undefined;
-    // The starts of one tick share one writeSync, made before any of them resolves.
     const line = InflightJournal.lineOf(slot.execution);
     slot.line = line;
+    if (this.#writesAlone()) {
+      // Throws when the journal cannot take it: `begin` rejects and the tool does not run.
+      journal.write(line);
+      return undefined;
+    }
+    // The starts of one tick share one writeSync, made before any of them resolves.
     return this.#starts.add({ line, done: undefined });
   }
 
   protected override writeRow(row: AuditRowValues): Promise<void> {
     const lines = this.#starts;
-    if (lines === undefined) return super.writeRow(row);
+    const journal = this.#journal;
+    if (lines === undefined || journal === undefined) return super.writeRow(row);
     const values = sqliteRowValues(row);
     const line = InflightJournal.doneLineOf(values, DONE_LINE_COLUMNS);
-    return lines.add({ line, done: { row, values, line } }).then(
+    const done = { row, values, line };
+    if (this.#writesAlone()) {
+      try {
+        journal.write(line);
+      } catch {
+        return super.writeRow(row);
+      }
+      this.#wroteDone(done);
+      return writtenAlready;
+    }
+    return lines.add({ line, done }).then(
       undefined,
       // The journal cannot take it (a full disk, a file-size limit): commit the row directly.
       () => super.writeRow(row),
     );
+  }
+
+  /**
+   * Whether a journal line is written at once, by the call that makes it: when no other
+   * execution is in flight (none could share the write) and no line waits for a group write
+   * (the journal keeps its order). A lone caller then waits for no promise and no microtask.
+   */
+  #writesAlone(): boolean {
+    return this.inflight.size <= 1 && this.#starts?.pending === 0;
   }
 
   /** A done line is in the journal: the row waits there for its insert. */

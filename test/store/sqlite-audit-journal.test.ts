@@ -47,7 +47,7 @@ describe("SqliteAuditLog journal", () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it("has every start of one tick in the journal before any of those begins resolves", async () => {
+  it("has each start in the journal before its begin resolves, and writes the starts of one tick beside others in flight together", async () => {
     const audit = store.audit as SqliteAuditLog;
     const path = audit.journalPath as string;
     const seen: number[] = [];
@@ -57,10 +57,27 @@ describe("SqliteAuditLog journal", () => {
       }),
     );
     await Promise.all(begins);
-    expect(seen).toEqual([3, 3, 3]);
+    // The first start, alone, is written by its begin; the two begun while it is in flight
+    // share one write, made before either of them resolves.
+    expect(seen).toEqual([1, 3, 3]);
     const ids = InflightJournal.read(path).map((execution) => execution.executionId);
     expect(ids).toEqual(["exec-1", "exec-2", "exec-3"]);
     expect(readFileSync(path, "utf8").endsWith("\n")).toBe(true);
+  });
+
+  it("writes the lines of a lone execution as it begins and completes, before either returns", async () => {
+    const audit = store.audit as SqliteAuditLog;
+    const path = audit.journalPath as string;
+    const begun = audit.begin(start(1));
+    // Nothing else in flight: no group write to wait for, the line is there already.
+    expect(InflightJournal.read(path).map((e) => e.executionId)).toEqual(["exec-1"]);
+    await begun;
+    const completed = audit.complete(finish("exec-1", "tool"));
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^\{"done":\[.*"exec-1"/);
+    await completed;
+    expect((await audit.get("exec-1"))?.status).toBe("completed");
   });
 
   it("gives audit rows time-ordered version 7 ids", async () => {
