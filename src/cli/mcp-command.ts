@@ -179,6 +179,10 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
           : configured?.token === undefined
             ? {}
             : { token: configured.token }),
+      ...(configured?.maxSessions === undefined ? {} : { maxSessions: configured.maxSessions }),
+      ...(configured?.sessionIdleMs === undefined
+        ? {}
+        : { sessionIdleMs: configured.sessionIdleMs }),
       onError: (error) => log(error.message),
     });
     log(`Streamable HTTP on ${handle.url}`);

@@ -39,6 +39,10 @@ export interface McpHttpConfig {
   readonly port?: number;
   /** A fixed bearer token; default a random one per start. */
   readonly token?: string;
+  /** Most 2025-era sessions one client keeps open (default 64; see `serveMcpHttp`). */
+  readonly maxSessions?: number;
+  /** A session with no request for this long (ms) is closed (default 30 minutes). */
+  readonly sessionIdleMs?: number;
   /** OAuth resource-server mode: tokens are checked at an RFC 7662 introspection endpoint. */
   readonly oauth?: {
     readonly introspectionUrl: string;
@@ -388,10 +392,14 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
     const token = str("http.token", rawHttp.token);
     const tokenProblem = token === undefined ? undefined : bearerTokenProblem(token);
     if (tokenProblem !== undefined) fail("http.token", tokenProblem);
+    const maxSessions = int("http.maxSessions", rawHttp.maxSessions, 1);
+    const sessionIdleMs = int("http.sessionIdleMs", rawHttp.sessionIdleMs, 1);
     http = {
       ...(host === undefined ? {} : { host }),
       ...(port === undefined ? {} : { port }),
       ...(token === undefined ? {} : { token }),
+      ...optional("maxSessions", maxSessions),
+      ...optional("sessionIdleMs", sessionIdleMs),
       ...(oauth === undefined
         ? {}
         : {

@@ -40,6 +40,15 @@ export interface ServeMcpHttpOptions {
   readonly allowedHosts?: readonly string[];
   /** Largest request body accepted. Default 32 MiB (larger gets 413). */
   readonly maxRequestBytes?: number;
+  /**
+   * Most 2025-era sessions one client keeps open (one client: the holder of the bearer token, or
+   * one OAuth subject and client). Opening one more closes that client's least recently used
+   * session with no request running (a later request on it gets 404, and the client initializes
+   * again); when every one is busy, the new session is refused with 503. Default 64.
+   */
+  readonly maxSessions?: number;
+  /** A session with no request for this long (ms) is closed. Default 30 minutes. */
+  readonly sessionIdleMs?: number;
   readonly onError?: (error: Error) => void;
 }
 
@@ -55,6 +64,15 @@ export interface McpHttpHandle {
 }
 
 const loopbackHosts = ["localhost", "127.0.0.1", "[::1]"];
+
+/** A 2025-era session: its transport, who opened it, and when it was last used. */
+interface Session {
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly owner: string;
+  lastUsedAt: number;
+  /** Requests on it still being answered (an open GET stream counts until it ends). */
+  running: number;
+}
 
 /**
  * Serves `mcp` over Streamable HTTP: 2025-era clients get a session each (`Mcp-Session-Id`, one
@@ -81,9 +99,50 @@ export async function serveMcpHttp(
   // when it names this server by a loopback address, which the Host check lets through.
   const validateOrigin =
     allowedHosts === undefined ? undefined : originValidation([...allowedHosts]);
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  /** Who opened each session: a session id is used only by the principal that initialized it. */
-  const owners = new Map<string, string>();
+  const maxSessions = options.maxSessions ?? 64;
+  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) {
+    throw new RangeError(`maxSessions must be a whole number of at least 1, got ${maxSessions}`);
+  }
+  if (!Number.isFinite(sessionIdleMs) || sessionIdleMs <= 0) {
+    throw new RangeError(`sessionIdleMs must be a positive number, got ${sessionIdleMs}`);
+  }
+  /** Open sessions; a session id is used only by the principal that initialized it (`owner`). */
+  const sessions = new Map<string, Session>();
+  /** Sessions each principal is opening now (initialize sent, not yet answered). */
+  const opening = new Map<string, number>();
+  const closeSession = (id: string, session: Session): void => {
+    if (sessions.get(id) === session) sessions.delete(id);
+    session.transport.close().catch(() => undefined);
+  };
+  const closeIdle = (): void => {
+    const now = Date.now();
+    for (const [id, session] of sessions) {
+      if (session.running === 0 && now - session.lastUsedAt >= sessionIdleMs) {
+        closeSession(id, session);
+      }
+    }
+  };
+  const idleSweep = setInterval(closeIdle, Math.max(250, Math.min(60_000, sessionIdleMs / 4)));
+  idleSweep.unref();
+  /**
+   * Makes room for one more session of `owner`: false when its sessions are at the limit and
+   * every one is busy.
+   */
+  const roomFor = (owner: string): boolean => {
+    const own = [...sessions].filter(([, session]) => session.owner === owner);
+    let excess = own.length + (opening.get(owner) ?? 0) + 1 - maxSessions;
+    if (excess <= 0) return true;
+    const idle = own
+      .filter(([, session]) => session.running === 0)
+      .sort(([, a], [, b]) => a.lastUsedAt - b.lastUsedAt);
+    for (const [id, session] of idle) {
+      if (excess <= 0) break;
+      closeSession(id, session);
+      excess--;
+    }
+    return excess <= 0;
+  };
   const modern = createMcpHandler((ctx) => mcp.createServer(ctx), {
     legacy: "reject",
     maxRequestBodySize: maxBytes,
@@ -133,14 +192,21 @@ export async function serveMcpHttp(
       return;
     }
     const sessionId = header(req, "mcp-session-id");
+    const owner = principalOf(auth);
     if (sessionId !== undefined) {
-      const transport = sessions.get(sessionId);
+      const session = sessions.get(sessionId);
       // Another user's session (its id leaked, or was logged) is answered as one that does not
       // exist: its elicitations, session-scoped approvals and calls stay its owner's.
-      if (transport === undefined || owners.get(sessionId) !== principalOf(auth)) {
+      if (session === undefined || session.owner !== owner) {
         return sendJson(res, 404, rpcError(-32001, "Session not found: initialize again"));
       }
-      await transport.handleRequest(req, res, body);
+      session.running++;
+      session.lastUsedAt = Date.now();
+      res.once("close", () => {
+        session.running--;
+        session.lastUsedAt = Date.now();
+      });
+      await session.transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== "POST" || !isInitializing(body)) {
@@ -150,26 +216,40 @@ export async function serveMcpHttp(
         rpcError(-32000, "Bad Request: no session id, and not an initialize request"),
       );
     }
+    if (!roomFor(owner)) {
+      res.setHeader("Retry-After", "5");
+      return sendJson(
+        res,
+        503,
+        rpcError(
+          -32000,
+          `Too many sessions: this client has ${maxSessions} open, each with a request running. End one (DELETE with its Mcp-Session-Id) or wait for one to finish.`,
+        ),
+      );
+    }
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-        owners.set(id, principalOf(auth));
+        sessions.set(id, { transport, owner, lastUsedAt: Date.now(), running: 0 });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
-        owners.delete(id);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) {
-        sessions.delete(transport.sessionId);
-        owners.delete(transport.sessionId);
-      }
+      const id = transport.sessionId;
+      if (id !== undefined && sessions.get(id)?.transport === transport) sessions.delete(id);
     };
-    const server = mcp.createServer({ era: "legacy" });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    opening.set(owner, (opening.get(owner) ?? 0) + 1);
+    try {
+      const server = mcp.createServer({ era: "legacy" });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      const left = (opening.get(owner) ?? 1) - 1;
+      if (left === 0) opening.delete(owner);
+      else opening.set(owner, left);
+    }
   };
 
   const http = createServer((req, res) => {
@@ -180,9 +260,12 @@ export async function serveMcpHttp(
     });
   });
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
+    http.once("error", (error) => {
+      clearInterval(idleSweep);
+      reject(error);
+    });
     http.listen(options.port ?? 0, host, () => {
-      http.off("error", reject);
+      http.removeAllListeners("error");
       resolve();
     });
   });
@@ -195,7 +278,10 @@ export async function serveMcpHttp(
       return sessions.size;
     },
     async close() {
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      clearInterval(idleSweep);
+      await Promise.all(
+        [...sessions.values()].map((s) => s.transport.close().catch(() => undefined)),
+      );
       await modern.close().catch(() => undefined);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

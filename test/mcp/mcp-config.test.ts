@@ -177,6 +177,17 @@ describe("aintern.config.json", () => {
     );
   });
 
+  it("reads the HTTP session limits, refusing ones that cannot work", () => {
+    expect(parseMcpConfig({ http: { maxSessions: 8, sessionIdleMs: 60_000 } }).http).toEqual({
+      maxSessions: 8,
+      sessionIdleMs: 60_000,
+    });
+    for (const bad of [0, -1, 1.5, "8"]) {
+      expect(() => parseMcpConfig({ http: { maxSessions: bad } })).toThrow(/http\.maxSessions/);
+      expect(() => parseMcpConfig({ http: { sessionIdleMs: bad } })).toThrow(/http\.sessionIdleMs/);
+    }
+  });
+
   it("says which file is not valid JSON", async () => {
     const dir = await mkdtemp(join(tmpdir(), "aintern-config-"));
     try {

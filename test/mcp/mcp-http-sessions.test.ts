@@ -1,0 +1,204 @@
+// The 2025-era sessions of `serveMcpHttp`: a client cannot keep an unbounded number open, and a
+// session nobody uses is closed. Raw HTTP, as a client no one here wrote would send it.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type McpRuntime, openMcpRuntime } from "../../src/cli/mcp-runtime.js";
+import { AinternMcpServer, type McpHttpHandle, serveMcpHttp } from "../../src/mcp/index.js";
+import { eventually, makeWorkspace } from "./mcp-support.js";
+
+let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
+let runtime: McpRuntime;
+let mcp: AinternMcpServer;
+let http: McpHttpHandle | undefined;
+
+beforeEach(async () => {
+  workspace = await makeWorkspace();
+  runtime = await openMcpRuntime({ workspace: workspace.path });
+  mcp = new AinternMcpServer({ registry: runtime.registry, processor: runtime.processor });
+});
+
+afterEach(async () => {
+  await http?.close();
+  http = undefined;
+  await mcp.close();
+  await runtime.close();
+  await workspace.remove();
+});
+
+function post(body: unknown, sessionId?: string, token = "the-session-token"): Promise<Response> {
+  return fetch(http!.url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Opens a 2025-era session; resolves with its id. */
+async function openSession(token?: string): Promise<string> {
+  const response = await post(
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "sessions", version: "1" },
+      },
+    },
+    undefined,
+    token,
+  );
+  expect(response.status).toBe(200);
+  await response.text();
+  const id = response.headers.get("mcp-session-id");
+  expect(id).toBeTruthy();
+  return id!;
+}
+
+const listTools = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+
+describe("2025-era sessions over HTTP", () => {
+  it("closes a client's least recently used session when it opens one past the limit", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token", maxSessions: 2 });
+    const first = await openSession();
+    const second = await openSession();
+    // The first is used again: the second is now the least recently used.
+    expect((await post(listTools, first)).status).toBe(200);
+    const third = await openSession();
+    expect(http.sessionCount).toBe(2);
+    const onSecond = await post(listTools, second);
+    expect(onSecond.status).toBe(404);
+    expect(await onSecond.text()).toContain("Session not found");
+    for (const id of [first, third]) expect((await post(listTools, id)).status).toBe(200);
+  });
+
+  it("keeps the limit when many sessions are opened at once: those past it are refused while the others open", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token", maxSessions: 3 });
+    // A slow start of each session's server: every initialize is in the middle of opening.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const createServer = mcp.createServer.bind(mcp);
+    let starting = 0;
+    mcp.createServer = (context) => {
+      const server = createServer(context);
+      const connect = server.connect.bind(server);
+      server.connect = async (transport) => {
+        starting++;
+        await gate;
+        return connect(transport);
+      };
+      return server;
+    };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "x", version: "1" },
+      },
+    };
+    let answered = 0;
+    const pending = Array.from({ length: 8 }, () =>
+      post(initialize).then((response) => {
+        answered++;
+        return response;
+      }),
+    );
+    // Three are opening (held at the gate); the five past the limit are answered meanwhile.
+    await eventually(() => expect([starting, answered]).toEqual([3, 5]));
+    release();
+    const statuses = (await Promise.all(pending)).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 503, 503, 503, 503, 503]);
+    expect(http.sessionCount).toBe(3);
+  });
+
+  it("refuses a new session with 503 when every one of the client's sessions has a request running", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token", maxSessions: 1 });
+    const busy = await openSession();
+    // An open GET stream is a request that runs as long as the client listens.
+    const listening = new AbortController();
+    const stream = await fetch(http.url, {
+      method: "GET",
+      headers: {
+        authorization: "Bearer the-session-token",
+        accept: "text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-session-id": busy,
+      },
+      signal: listening.signal,
+    });
+    expect(stream.status).toBe(200);
+    const refused = await post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "x", version: "1" },
+      },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(await refused.text()).toMatch(/Too many sessions: this client has 1 open/);
+    expect((await post(listTools, busy)).status).toBe(200);
+    listening.abort();
+    await stream.body?.cancel().catch(() => undefined);
+    // The stream ended: the session is idle, and a new one takes its place.
+    await eventually(async () => {
+      const next = await openSession();
+      expect((await post(listTools, next)).status).toBe(200);
+    });
+    expect((await post(listTools, busy)).status).toBe(404);
+  });
+
+  it("counts each client's sessions apart: one client's sessions do not close another's", async () => {
+    const tokens: Record<string, { sub: string }> = {
+      "alice-token": { sub: "alice" },
+      "bob-token": { sub: "bob" },
+    };
+    http = await serveMcpHttp(mcp, {
+      maxSessions: 1,
+      verifier: {
+        async verifyAccessToken(token) {
+          const who = tokens[token];
+          if (who === undefined) throw new Error("unknown token");
+          return { token, clientId: "c", scopes: [], extra: { sub: who.sub } };
+        },
+      },
+    });
+    const alice = await openSession("alice-token");
+    for (let i = 0; i < 3; i++) await openSession("bob-token");
+    expect((await post(listTools, alice, "alice-token")).status).toBe(200);
+  });
+
+  it("closes a session no request has used for the idle time", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token", sessionIdleMs: 300 });
+    const idle = await openSession();
+    const used = await openSession();
+    const started = Date.now();
+    // One session keeps being used, the other not.
+    while (Date.now() - started < 900) {
+      expect((await post(listTools, used)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await eventually(() => expect(http!.sessionCount).toBe(1));
+    expect((await post(listTools, idle)).status).toBe(404);
+    expect((await post(listTools, used)).status).toBe(200);
+  });
+
+  it("refuses limits that cannot work", async () => {
+    await expect(serveMcpHttp(mcp, { maxSessions: 0 })).rejects.toThrow(/maxSessions/);
+    await expect(serveMcpHttp(mcp, { sessionIdleMs: -1 })).rejects.toThrow(/sessionIdleMs/);
+  });
+});
