@@ -393,7 +393,7 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
     const tokenProblem = token === undefined ? undefined : bearerTokenProblem(token);
     if (tokenProblem !== undefined) fail("http.token", tokenProblem);
     const maxSessions = int("http.maxSessions", rawHttp.maxSessions, 1);
-    const sessionIdleMs = int("http.sessionIdleMs", rawHttp.sessionIdleMs, 1);
+    const sessionIdleMs = int("http.sessionIdleMs", rawHttp.sessionIdleMs, 1000);
     http = {
       ...(host === undefined ? {} : { host }),
       ...(port === undefined ? {} : { port }),

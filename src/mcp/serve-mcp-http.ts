@@ -126,22 +126,24 @@ export async function serveMcpHttp(
   const idleSweep = setInterval(closeIdle, Math.max(250, Math.min(60_000, sessionIdleMs / 4)));
   idleSweep.unref();
   /**
-   * Makes room for one more session of `owner`: false when its sessions are at the limit and
-   * every one is busy.
+   * Makes room for one more session of `owner`, closing its least recently used idle sessions:
+   * false (and nothing closed) when too few of its sessions are idle.
    */
   const roomFor = (owner: string): boolean => {
     const own = [...sessions].filter(([, session]) => session.owner === owner);
-    let excess = own.length + (opening.get(owner) ?? 0) + 1 - maxSessions;
+    const excess = own.length + (opening.get(owner) ?? 0) + 1 - maxSessions;
     if (excess <= 0) return true;
     const idle = own
       .filter(([, session]) => session.running === 0)
       .sort(([, a], [, b]) => a.lastUsedAt - b.lastUsedAt);
-    for (const [id, session] of idle) {
-      if (excess <= 0) break;
-      closeSession(id, session);
-      excess--;
-    }
-    return excess <= 0;
+    if (idle.length < excess) return false;
+    for (const [id, session] of idle.slice(0, excess)) closeSession(id, session);
+    return true;
+  };
+  const changeOpening = (owner: string, by: number): void => {
+    const count = (opening.get(owner) ?? 0) + by;
+    if (count <= 0) opening.delete(owner);
+    else opening.set(owner, count);
   };
   const modern = createMcpHandler((ctx) => mcp.createServer(ctx), {
     legacy: "reject",
@@ -200,6 +202,9 @@ export async function serveMcpHttp(
       if (session === undefined || session.owner !== owner) {
         return sendJson(res, 404, rpcError(-32001, "Session not found: initialize again"));
       }
+      // A client that left while the request was read (say, during a token's introspection) has
+      // nothing to be answered; its 'close' has fired already, and would not end this request.
+      if (res.destroyed || res.socket?.destroyed !== false) return;
       session.running++;
       session.lastUsedAt = Date.now();
       res.once("close", () => {
@@ -223,14 +228,19 @@ export async function serveMcpHttp(
         503,
         rpcError(
           -32000,
-          `Too many sessions: this client has ${maxSessions} open, each with a request running. End one (DELETE with its Mcp-Session-Id) or wait for one to finish.`,
+          `Too many sessions: this client may have ${maxSessions} at once, and none of its sessions is idle. End one (DELETE with its Mcp-Session-Id) or wait for one to finish.`,
         ),
       );
     }
+    // Counted as opening until the SDK accepts the initialize and the session is registered (as
+    // running, until this initialize's answer is sent).
+    let session: Session | undefined;
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, owner, lastUsedAt: Date.now(), running: 0 });
+        session = { transport, owner, lastUsedAt: Date.now(), running: 1 };
+        sessions.set(id, session);
+        changeOpening(owner, -1);
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -240,15 +250,21 @@ export async function serveMcpHttp(
       const id = transport.sessionId;
       if (id !== undefined && sessions.get(id)?.transport === transport) sessions.delete(id);
     };
-    opening.set(owner, (opening.get(owner) ?? 0) + 1);
+    changeOpening(owner, 1);
     try {
       const server = mcp.createServer({ era: "legacy" });
       await server.connect(transport);
       await transport.handleRequest(req, res, body);
     } finally {
-      const left = (opening.get(owner) ?? 1) - 1;
-      if (left === 0) opening.delete(owner);
-      else opening.set(owner, left);
+      if (session === undefined) {
+        // The SDK refused the initialize (a wrong Accept or Content-Type, a batch): its server
+        // must not stay connected, unseen by any count.
+        changeOpening(owner, -1);
+        await transport.close().catch(() => undefined);
+      } else {
+        session.running--;
+        session.lastUsedAt = Date.now();
+      }
     }
   };
 

@@ -186,6 +186,10 @@ describe("aintern.config.json", () => {
       expect(() => parseMcpConfig({ http: { maxSessions: bad } })).toThrow(/http\.maxSessions/);
       expect(() => parseMcpConfig({ http: { sessionIdleMs: bad } })).toThrow(/http\.sessionIdleMs/);
     }
+    // A session closed before its client could send a second request would be no session.
+    expect(() => parseMcpConfig({ http: { sessionIdleMs: 999 } })).toThrow(
+      /http\.sessionIdleMs.*at least 1000/,
+    );
   });
 
   it("says which file is not valid JSON", async () => {

@@ -24,8 +24,14 @@ afterEach(async () => {
   await workspace.remove();
 });
 
-function post(body: unknown, sessionId?: string, token = "the-session-token"): Promise<Response> {
+function post(
+  body: unknown,
+  sessionId?: string,
+  token = "the-session-token",
+  signal?: AbortSignal,
+): Promise<Response> {
   return fetch(http!.url, {
+    ...(signal === undefined ? {} : { signal }),
     method: "POST",
     headers: {
       authorization: `Bearer ${token}`,
@@ -150,7 +156,9 @@ describe("2025-era sessions over HTTP", () => {
     });
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("5");
-    expect(await refused.text()).toMatch(/Too many sessions: this client has 1 open/);
+    expect(await refused.text()).toMatch(
+      /Too many sessions: this client may have 1 at once, and none of its sessions is idle/,
+    );
     expect((await post(listTools, busy)).status).toBe(200);
     listening.abort();
     await stream.body?.cancel().catch(() => undefined);
@@ -195,6 +203,130 @@ describe("2025-era sessions over HTTP", () => {
     await eventually(() => expect(http!.sessionCount).toBe(1));
     expect((await post(listTools, idle)).status).toBe(404);
     expect((await post(listTools, used)).status).toBe(200);
+  });
+
+  it("leaves no server behind for an initialize the SDK refuses", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token", maxSessions: 2 });
+    const before = mcp.connectionCount;
+    for (let i = 0; i < 5; i++) {
+      const refused = await fetch(http.url, {
+        method: "POST",
+        headers: {
+          authorization: "Bearer the-session-token",
+          "content-type": "application/json",
+          accept: "application/json", // the SDK wants text/event-stream too: 406
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "x", version: "1" },
+          },
+        }),
+      });
+      expect(refused.status).toBe(406);
+      await refused.text();
+    }
+    await eventually(() => expect(mcp.connectionCount).toBe(before));
+    // Nor do they count against the limit.
+    await openSession();
+    await openSession();
+    expect(http.sessionCount).toBe(2);
+  });
+
+  it("closes no idle session for a new one it refuses anyway", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token", maxSessions: 2 });
+    const idle = await openSession();
+    const busy = await openSession();
+    const listening = new AbortController();
+    const stream = await fetch(http.url, {
+      method: "GET",
+      headers: {
+        authorization: "Bearer the-session-token",
+        accept: "text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-session-id": busy,
+      },
+      signal: listening.signal,
+    });
+    expect(stream.status).toBe(200);
+    try {
+      // One more fits by closing `idle`; two more at once (the first still opening) do not.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const createServer = mcp.createServer.bind(mcp);
+      mcp.createServer = (context) => {
+        const server = createServer(context);
+        const connect = server.connect.bind(server);
+        server.connect = async (transport) => {
+          await gate;
+          return connect(transport);
+        };
+        return server;
+      };
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "x", version: "1" },
+        },
+      };
+      const opening = post(initialize);
+      await eventually(() => expect(http!.sessionCount).toBe(1)); // idle made room for it
+      mcp.createServer = createServer;
+      const refused = await post(initialize);
+      expect(refused.status).toBe(503);
+      await refused.text();
+      release();
+      expect((await opening).status).toBe(200);
+      expect((await post(listTools, busy)).status).toBe(200);
+    } finally {
+      listening.abort();
+      await stream.body?.cancel().catch(() => undefined);
+    }
+  });
+
+  it("counts a request as ended when its client left while it was being read", async () => {
+    let slow = false;
+    http = await serveMcpHttp(mcp, {
+      maxSessions: 1,
+      verifier: {
+        async verifyAccessToken(token) {
+          if (slow) await new Promise((resolve) => setTimeout(resolve, 300));
+          return { token, clientId: "c", scopes: [], extra: { sub: "alice" } };
+        },
+      },
+    });
+    const session = await openSession("alice-token");
+    slow = true;
+    const leaving = new AbortController();
+    // A GET (its stream of server messages): no body to read, so it reaches the session.
+    const left = fetch(http.url, {
+      method: "GET",
+      headers: {
+        authorization: "Bearer alice-token",
+        accept: "text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-session-id": session,
+      },
+      signal: leaving.signal,
+    }).catch(() => "left");
+    setTimeout(() => leaving.abort(), 50);
+    expect(await left).toBe("left");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    slow = false;
+    // The session is idle, not stuck busy: a new one takes its place instead of a 503.
+    await openSession("alice-token");
+    expect((await post(listTools, session, "alice-token")).status).toBe(404);
   });
 
   it("refuses limits that cannot work", async () => {
