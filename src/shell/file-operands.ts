@@ -42,6 +42,14 @@ interface OperandRule {
   readonly noScriptOptions?: readonly string[];
   /** `key=FILE` operands (`dd if=x of=y`): only these keys' values are files. */
   readonly keyValueFiles?: readonly string[];
+  /**
+   * The program shows names and metadata of its operands, not their contents (`ls`, `du`,
+   * `stat`): a glob operand stands for the folder it lists in (`src/*.ts` is `src/`), so only a
+   * glob whose folder is outside the workspace or protected asks.
+   */
+  readonly listsNames?: true;
+  /** Operands are paths only up to the first expression word (`find PATH... -name x`). */
+  readonly pathsBeforeExpression?: true;
 }
 
 function words(list: string): readonly string[] {
@@ -221,6 +229,48 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   ],
   ["patch", { withArgument: "ipoBdDrF", fileOptions: ["-i", "-o", "-r", "-d"] }],
   ["file", { withArgument: "efFmP", fileOptions: ["-f", "-m"] }],
+  [
+    "ls",
+    {
+      withArgument: "ITw",
+      longWithArgument: words(
+        "--ignore --hide --format --sort --time --time-style --block-size --quoting-style --indicator-style --tabsize --width",
+      ),
+      listsNames: true,
+    },
+  ],
+  ["dir", { withArgument: "ITw", listsNames: true }],
+  [
+    "du",
+    {
+      withArgument: "BdtX",
+      longWithArgument: words(
+        "--block-size --max-depth --threshold --exclude --exclude-from --time-style --files0-from",
+      ),
+      fileOptions: words("-X --exclude-from --files0-from"),
+      listsNames: true,
+    },
+  ],
+  ["stat", { withArgument: "c", longWithArgument: ["--format", "--printf"], listsNames: true }],
+  [
+    "tree",
+    {
+      withArgument: "LPIoHT",
+      longWithArgument: words("--filelimit --timefmt --sort --charset --fromfile"),
+      fileOptions: ["-o"],
+      listsNames: true,
+    },
+  ],
+  [
+    "realpath",
+    {
+      longWithArgument: ["--relative-to", "--relative-base"],
+      fileOptions: ["--relative-to", "--relative-base"],
+      listsNames: true,
+    },
+  ],
+  ["readlink", { listsNames: true }],
+  ["find", { listsNames: true, pathsBeforeExpression: true }],
 ]);
 
 /**
@@ -312,6 +362,24 @@ class OperandCollector {
     this.text(word.value);
   }
 
+  /**
+   * An operand of a program that lists names (see `OperandRule.listsNames`): a glob or brace
+   * expansion counts as the folder before it (`src/*.ts` as `src/`, `*` as `.`).
+   */
+  listed(word: ShellWord): void {
+    if (isProcessSubstitution(word) || word.dynamic) {
+      this.file(word);
+      return;
+    }
+    const pattern = /[*?[{]/.exec(word.shadow);
+    if (pattern === null) {
+      this.text(word.value);
+      return;
+    }
+    const folderEnd = word.value.lastIndexOf("/", pattern.index);
+    this.text(folderEnd === -1 ? "." : word.value.slice(0, folderEnd + 1));
+  }
+
   text(value: string): void {
     if (value === "" || value === "-") return;
     if (!value.startsWith("/") && !value.startsWith("~")) this.relativeSeen = true;
@@ -400,6 +468,17 @@ class OperandCollector {
     for (let i = 0; i < args.length; i++) {
       const word = args[i] as ShellWord;
       const v = word.value;
+      if (rule.pathsBeforeExpression === true && !word.dynamic) {
+        // find's own options (-H -L -P -D x -O3) come before its paths; its expression after.
+        if (/^-[HLP]+$/.test(v) || /^-O\d*$/.test(v)) continue;
+        if (v === "-D") {
+          i++;
+          continue;
+        }
+        if (v.startsWith("-") || v === "(" || v === "!" || v === ")" || v === ",") break;
+        this.listed(word);
+        continue;
+      }
       if (!optionsEnded && !word.dynamic && v === "--") {
         optionsEnded = true;
         continue;
@@ -452,7 +531,8 @@ class OperandCollector {
         else if (word.dynamic) this.file(word);
         continue;
       }
-      this.file(word);
+      if (rule.listsNames === true) this.listed(word);
+      else this.file(word);
     }
   }
 }

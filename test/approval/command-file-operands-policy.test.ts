@@ -162,4 +162,49 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     // A redirection is Medium, but /dev/null is not a file outside the workspace.
     expect(permissive.decide(terminal("wc -l src/a.ts 2>/dev/null")).kind).toBe("allow");
   });
+
+  // Red team, session 6: `ls /root`, `du -a ~` and `stat` showed names and sizes outside the
+  // workspace and in aintern's store without asking.
+  it.each([
+    ["ls /root"],
+    ["ls -la ~"],
+    ["ls ~/.ssh"],
+    ["ls ../"],
+    ["ls ../*"],
+    ["ls /etc/*.conf"],
+    ["du -a ~"],
+    ["du -sh --max-depth 1 /var"],
+    ["stat ~/.ssh/id_rsa"],
+    ["stat .aintern/audit.db"],
+    ["ls .aintern/*"],
+    ["find / -name id_rsa"],
+    ["find -L ~ -type f"],
+    ["tree -L 2 /home"],
+    ["realpath ../x"],
+    ["readlink /proc/self/exe"],
+    ["ls $HOME"],
+  ])("asks before %j lists names outside the workspace or in a protected path", (command) => {
+    for (const policy of [defaults, permissive]) {
+      const decision = policy.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+    }
+  });
+
+  it("runs listings of the workspace unasked, a glob counting as the folder it lists", () => {
+    for (const command of [
+      "ls",
+      "ls -la src",
+      "ls src/*.ts",
+      "ls *.md",
+      "ls --color src",
+      "du -sh src",
+      "stat README.md",
+      "find . -name '*.ts' -type f",
+      "find src -newer README.md",
+      "tree -L 2",
+    ]) {
+      expect(defaults.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
 });

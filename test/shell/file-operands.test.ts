@@ -5,6 +5,18 @@ import { assessCommandRisk, commandFileOperands } from "../../src/shell/index.js
 describe("commandFileOperands", () => {
   it.each([
     ["cat .env", [".env"]],
+    ["cat .env", [".env"]],
+    ["ls -la /root", ["/root"]],
+    ["ls src/*.ts", ["src/"]],
+    ["ls *.md", ["."]],
+    ["ls --color src", ["src"]],
+    ["ls -I '*.o' build", ["build"]],
+    ["du -X skip.txt --max-depth 1 /var", ["skip.txt", "/var"]],
+    ["stat -c %s .env", [".env"]],
+    ["find -L src lib -name x -newer y", ["src", "lib"]],
+    ["find / -name id_rsa", ["/"]],
+    ["tree -o out.txt -L 2 docs", ["out.txt", "docs"]],
+    ["realpath --relative-to=/etc x", ["/etc", "x"]],
     ['cat ".env"', [".env"]],
     ["cat '.env'", [".env"]],
     ["cat \\.env", [".env"]],
@@ -48,7 +60,7 @@ describe("commandFileOperands", () => {
     ["cat <<EOF\n$(cat .env)\nEOF", [".env"]],
     ["cat ~/.ssh/id_rsa", ["~/.ssh/id_rsa"]],
     ["source .envrc", [".envrc"]],
-    ["ls -la .git; git status; echo .env", []],
+    ["ls -la .git; git status; echo .env", [".git"]],
     ["env", []],
     ["printenv", []],
   ])("%j names %j", (command, paths) => {
