@@ -315,6 +315,25 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
   }
 }
 
+/**
+ * Why a listing program may list names beyond the folders it is given, or undefined: told to
+ * follow symbolic links (`ls -L`, `du -L`, `find -L`, `tree -l`), it lists where a link in the
+ * workspace leads, outside it too.
+ */
+function followsLinksOut(name: string, args: readonly ShellWord[]): string | undefined {
+  const values = args.map((word) => word.value);
+  const shortFlags = values.filter((v) => /^-[A-Za-z]+$/.test(v)).join("");
+  const follows =
+    name === "ls" || name === "dir" || name === "du"
+      ? /L/.test(shortFlags) || values.includes("--dereference")
+      : name === "find"
+        ? values.includes("-L") || values.includes("-follow")
+        : name === "tree"
+          ? /l/.test(shortFlags)
+          : false;
+  return follows ? `'${name}' follows symbolic links out of the folders it lists` : undefined;
+}
+
 /** Programs that change the directory later relative paths are read from. */
 const directoryChangers = new Set(["cd", "pushd", "popd"]);
 const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
@@ -377,6 +396,11 @@ class OperandCollector {
       return;
     }
     const folderEnd = word.value.lastIndexOf("/", pattern.index);
+    // `src/*/../..` climbs out of the folder the glob is in.
+    if (/(^|\/)\.\.(\/|$)/.test(word.value.slice(folderEnd + 1))) {
+      this.note(`'${word.value}' climbs out of the folder its glob lists`);
+      return;
+    }
     this.text(folderEnd === -1 ? "." : word.value.slice(0, folderEnd + 1));
   }
 
@@ -425,6 +449,8 @@ class OperandCollector {
       if (script !== undefined) nested(script.value);
       for (const text of stdinScripts(simple)) nested(text);
     }
+    const follows = followsLinksOut(name, args);
+    if (follows !== undefined) this.note(follows);
     const unnamed = readsUnnamedFiles(name, args);
     if (unnamed !== undefined) this.note(unnamed);
     const rule = operandRules.get(name);

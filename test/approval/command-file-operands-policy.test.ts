@@ -183,6 +183,12 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     ["realpath ../x"],
     ["readlink /proc/self/exe"],
     ["ls $HOME"],
+    ["ls src/*/../.."],
+    ["ls -L src"],
+    ["du -L -a ."],
+    ["find -L . -type f"],
+    ["find . -follow"],
+    ["tree -l ."],
   ])("asks before %j lists names outside the workspace or in a protected path", (command) => {
     for (const policy of [defaults, permissive]) {
       const decision = policy.decide(terminal(command));

@@ -13,7 +13,7 @@ describe("commandFileOperands", () => {
     ["ls -I '*.o' build", ["build"]],
     ["du -X skip.txt --max-depth 1 /var", ["skip.txt", "/var"]],
     ["stat -c %s .env", [".env"]],
-    ["find -L src lib -name x -newer y", ["src", "lib"]],
+    ["find -H src lib -name x -newer y", ["src", "lib"]],
     ["find / -name id_rsa", ["/"]],
     ["tree -o out.txt -L 2 docs", ["out.txt", "docs"]],
     ["realpath --relative-to=/etc x", ["/etc", "x"]],
