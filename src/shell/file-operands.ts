@@ -42,12 +42,6 @@ interface OperandRule {
   readonly noScriptOptions?: readonly string[];
   /** `key=FILE` operands (`dd if=x of=y`): only these keys' values are files. */
   readonly keyValueFiles?: readonly string[];
-  /**
-   * The program shows names and metadata of its operands, not their contents (`ls`, `du`,
-   * `stat`): a glob operand stands for the folder it lists in (`src/*.ts` is `src/`), so only a
-   * glob whose folder is outside the workspace or protected asks.
-   */
-  readonly listsNames?: true;
   /** Operands are paths only up to the first expression word (`find PATH... -name x`). */
   readonly pathsBeforeExpression?: true;
 }
@@ -234,31 +228,28 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
     {
       withArgument: "ITw",
       longWithArgument: words(
-        "--ignore --hide --format --sort --time --time-style --block-size --quoting-style --indicator-style --tabsize --width",
+        "--ignore --hide --format --sort --block-size --quoting-style --indicator-style --tabsize --width",
       ),
-      listsNames: true,
     },
   ],
-  ["dir", { withArgument: "ITw", listsNames: true }],
+  ["dir", { withArgument: "ITw" }],
   [
     "du",
     {
       withArgument: "BdtX",
       longWithArgument: words(
-        "--block-size --max-depth --threshold --exclude --exclude-from --time-style --files0-from",
+        "--block-size --max-depth --threshold --exclude --exclude-from --files0-from",
       ),
       fileOptions: words("-X --exclude-from --files0-from"),
-      listsNames: true,
     },
   ],
-  ["stat", { withArgument: "c", longWithArgument: ["--format", "--printf"], listsNames: true }],
+  ["stat", { withArgument: "c", longWithArgument: ["--format", "--printf"] }],
   [
     "tree",
     {
       withArgument: "LPIoHT",
-      longWithArgument: words("--filelimit --timefmt --sort --charset --fromfile"),
+      longWithArgument: words("--filelimit --timefmt --sort --charset"),
       fileOptions: ["-o"],
-      listsNames: true,
     },
   ],
   [
@@ -266,11 +257,10 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
     {
       longWithArgument: ["--relative-to", "--relative-base"],
       fileOptions: ["--relative-to", "--relative-base"],
-      listsNames: true,
     },
   ],
-  ["readlink", { listsNames: true }],
-  ["find", { listsNames: true, pathsBeforeExpression: true }],
+  ["readlink", plain],
+  ["find", { pathsBeforeExpression: true }],
 ]);
 
 /**
@@ -317,12 +307,13 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
 
 /**
  * Why a listing program may list names beyond the folders it is given, or undefined: told to
- * follow symbolic links (`ls -L`, `du -L`, `find -L`, `tree -l`), it lists where a link in the
- * workspace leads, outside it too.
+ * follow every symbolic link it meets (`ls -L`, `du -L`, `find -L`, `tree -l`), it lists where a
+ * link in the workspace leads, outside it too. (Links given as operands are resolved by the
+ * policy, so `-H` is fine.)
  */
 function followsLinksOut(name: string, args: readonly ShellWord[]): string | undefined {
   const values = args.map((word) => word.value);
-  const shortFlags = values.filter((v) => /^-[A-Za-z]+$/.test(v)).join("");
+  const shortFlags = values.filter((v) => /^-[A-Za-z0-9]+$/.test(v)).join("");
   const follows =
     name === "ls" || name === "dir" || name === "du"
       ? /L/.test(shortFlags) || values.includes("--dereference")
@@ -382,26 +373,27 @@ class OperandCollector {
   }
 
   /**
-   * An operand of a program that lists names (see `OperandRule.listsNames`): a glob or brace
-   * expansion counts as the folder before it (`src/*.ts` as `src/`, `*` as `.`).
+   * `cd DIR`: what runs next lists, reads and writes there (`cd /root && ls`), so DIR is a path
+   * of the call. No DIR is the home folder; `cd -`, `popd` and a relative DIR after another
+   * directory change cannot be told from the text.
    */
-  listed(word: ShellWord): void {
-    if (isProcessSubstitution(word) || word.dynamic) {
-      this.file(word);
+  changeDirectory(name: string, args: readonly ShellWord[]): void {
+    const target = args.find((word) => word.dynamic || !/^-[LPe@]*$/.test(word.value));
+    const earlier = this.changesDirectory;
+    this.changesDirectory = true;
+    if (name === "popd" || args.some((word) => word.value === "-")) {
+      this.note(`'${name}' returns to a folder the text does not name`);
       return;
     }
-    const pattern = /[*?[{]/.exec(word.shadow);
-    if (pattern === null) {
-      this.text(word.value);
+    if (target === undefined) {
+      this.paths.push("~");
       return;
     }
-    const folderEnd = word.value.lastIndexOf("/", pattern.index);
-    // `src/*/../..` climbs out of the folder the glob is in.
-    if (/(^|\/)\.\.(\/|$)/.test(word.value.slice(folderEnd + 1))) {
-      this.note(`'${word.value}' climbs out of the folder its glob lists`);
-      return;
-    }
-    this.text(folderEnd === -1 ? "." : word.value.slice(0, folderEnd + 1));
+    const why = unreadable(target);
+    if (why !== undefined) this.note(why);
+    else if (earlier && !target.value.startsWith("/") && !target.value.startsWith("~")) {
+      this.note(`'${name} ${target.value}' is relative to an earlier change of directory`);
+    } else this.paths.push(target.value);
   }
 
   text(value: string): void {
@@ -440,7 +432,7 @@ class OperandCollector {
     if (program === undefined) return;
     const name = commandName(program.value);
     const args = effective.slice(1);
-    if (directoryChangers.has(name)) this.changesDirectory = true;
+    if (directoryChangers.has(name)) this.changeDirectory(name, args);
     else if (name === "alias") this.note("an alias may rename a program");
     else if (name === "eval") nested(args.map((w) => w.value).join(" "));
     else if (shells.has(name)) {
@@ -472,6 +464,14 @@ class OperandCollector {
 
   operands(rule: OperandRule, args: readonly ShellWord[]): void {
     const files = new Set(rule.fileOptions ?? []);
+    for (const word of args) {
+      // `sort --files0-from=-`, `du --files0-from -`, `tar -T -`: file names from the input.
+      const v = word.value;
+      const list = /^--files0?-from(=-)?$/.test(v) || v === "-T";
+      if (list && (v.endsWith("=-") || args[args.indexOf(word) + 1]?.value === "-")) {
+        this.note(`'${v}' reads the names of the files it opens from its input`);
+      }
+    }
     // getopt_long takes any unambiguous prefix: `--fil` is `--file`.
     const long = (given: string, list: readonly string[] | undefined): string | undefined =>
       list?.find((full) => full === given) ?? list?.find((full) => namesLongOption(given, full));
@@ -502,7 +502,7 @@ class OperandCollector {
           continue;
         }
         if (v.startsWith("-") || v === "(" || v === "!" || v === ")" || v === ",") break;
-        this.listed(word);
+        this.file(word);
         continue;
       }
       if (!optionsEnded && !word.dynamic && v === "--") {
@@ -557,8 +557,7 @@ class OperandCollector {
         else if (word.dynamic) this.file(word);
         continue;
       }
-      if (rule.listsNames === true) this.listed(word);
-      else this.file(word);
+      this.file(word);
     }
   }
 }

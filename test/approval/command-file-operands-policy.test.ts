@@ -164,7 +164,8 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
   });
 
   // Red team, session 6: `ls /root`, `du -a ~` and `stat` showed names and sizes outside the
-  // workspace and in aintern's store without asking.
+  // workspace and in aintern's store without asking; session 7's: globs that match `..` or
+  // `.aintern`, `cd` first, options that follow links or read file names from the input.
   it.each([
     ["ls /root"],
     ["ls -la ~"],
@@ -184,6 +185,18 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     ["readlink /proc/self/exe"],
     ["ls $HOME"],
     ["ls src/*/../.."],
+    ["ls .?"],
+    ["ls .aint*"],
+    ["du -sh .*"],
+    ["du -a --time /root"],
+    ["ls -1RL src"],
+    ["du -0aL src"],
+    ["cd /root && ls -la"],
+    ["cd .aintern && ls"],
+    ["cd && ls"],
+    ["cd - && ls"],
+    ["cd src && cd .. && ls"],
+    ["printf '/etc/passwd\\0' | sort --files0-from=-"],
     ["ls -L src"],
     ["du -L -a ."],
     ["find -L . -type f"],
@@ -197,12 +210,12 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     }
   });
 
-  it("runs listings of the workspace unasked, a glob counting as the folder it lists", () => {
+  it("runs listings of the workspace unasked", () => {
     for (const command of [
       "ls",
       "ls -la src",
-      "ls src/*.ts",
-      "ls *.md",
+      "ls -laR",
+      "cd src && ls",
       "ls --color src",
       "du -sh src",
       "stat README.md",
