@@ -44,22 +44,20 @@ function post(
   });
 }
 
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "sessions", version: "1" },
+  },
+};
+
 /** Opens a 2025-era session; resolves with its id. */
 async function openSession(token?: string): Promise<string> {
-  const response = await post(
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "sessions", version: "1" },
-      },
-    },
-    undefined,
-    token,
-  );
+  const response = await post(initialize, undefined, token);
   expect(response.status).toBe(200);
   await response.text();
   const id = response.headers.get("mcp-session-id");
@@ -68,6 +66,50 @@ async function openSession(token?: string): Promise<string> {
 }
 
 const listTools = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+
+/** Opens the session's GET stream (a request that runs as long as the client listens). */
+function listen(sessionId: string, signal: AbortSignal, token = "the-session-token") {
+  return fetch(http!.url, {
+    method: "GET",
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: "text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      "mcp-session-id": sessionId,
+    },
+    signal,
+  });
+}
+
+/**
+ * Holds every new session's server at its start until `release` (each initialize is then in the
+ * middle of opening); `starting` counts those held.
+ */
+function holdSessionStarts(): { release: () => void; starting: () => number; restore: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const createServer = mcp.createServer.bind(mcp);
+  let starting = 0;
+  mcp.createServer = (context) => {
+    const server = createServer(context);
+    const connect = server.connect.bind(server);
+    server.connect = async (transport) => {
+      starting++;
+      await gate;
+      return connect(transport);
+    };
+    return server;
+  };
+  return {
+    release,
+    starting: () => starting,
+    restore: () => {
+      mcp.createServer = createServer;
+    },
+  };
+}
 
 describe("2025-era sessions over HTTP", () => {
   it("closes a client's least recently used session when it opens one past the limit", async () => {
@@ -86,33 +128,7 @@ describe("2025-era sessions over HTTP", () => {
 
   it("keeps the limit when many sessions are opened at once: those past it are refused while the others open", async () => {
     http = await serveMcpHttp(mcp, { token: "the-session-token", maxSessions: 3 });
-    // A slow start of each session's server: every initialize is in the middle of opening.
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const createServer = mcp.createServer.bind(mcp);
-    let starting = 0;
-    mcp.createServer = (context) => {
-      const server = createServer(context);
-      const connect = server.connect.bind(server);
-      server.connect = async (transport) => {
-        starting++;
-        await gate;
-        return connect(transport);
-      };
-      return server;
-    };
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "x", version: "1" },
-      },
-    };
+    const held = holdSessionStarts();
     let answered = 0;
     const pending = Array.from({ length: 8 }, () =>
       post(initialize).then((response) => {
@@ -121,8 +137,8 @@ describe("2025-era sessions over HTTP", () => {
       }),
     );
     // Three are opening (held at the gate); the five past the limit are answered meanwhile.
-    await eventually(() => expect([starting, answered]).toEqual([3, 5]));
-    release();
+    await eventually(() => expect([held.starting(), answered]).toEqual([3, 5]));
+    held.release();
     const statuses = (await Promise.all(pending)).map((r) => r.status).sort();
     expect(statuses).toEqual([200, 200, 200, 503, 503, 503, 503, 503]);
     expect(http.sessionCount).toBe(3);
@@ -131,29 +147,10 @@ describe("2025-era sessions over HTTP", () => {
   it("refuses a new session with 503 when every one of the client's sessions has a request running", async () => {
     http = await serveMcpHttp(mcp, { token: "the-session-token", maxSessions: 1 });
     const busy = await openSession();
-    // An open GET stream is a request that runs as long as the client listens.
     const listening = new AbortController();
-    const stream = await fetch(http.url, {
-      method: "GET",
-      headers: {
-        authorization: "Bearer the-session-token",
-        accept: "text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-        "mcp-session-id": busy,
-      },
-      signal: listening.signal,
-    });
+    const stream = await listen(busy, listening.signal);
     expect(stream.status).toBe(200);
-    const refused = await post({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "x", version: "1" },
-      },
-    });
+    const refused = await post(initialize);
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("5");
     expect(await refused.text()).toMatch(
@@ -217,16 +214,7 @@ describe("2025-era sessions over HTTP", () => {
           accept: "application/json", // the SDK wants text/event-stream too: 406
           "mcp-protocol-version": "2025-11-25",
         },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-11-25",
-            capabilities: {},
-            clientInfo: { name: "x", version: "1" },
-          },
-        }),
+        body: JSON.stringify(initialize),
       });
       expect(refused.status).toBe(406);
       await refused.text();
@@ -238,56 +226,26 @@ describe("2025-era sessions over HTTP", () => {
     expect(http.sessionCount).toBe(2);
   });
 
-  it("closes no idle session for a new one it refuses anyway", async () => {
+  it("refuses a new session while the others are busy or still opening, closing none of them", async () => {
     http = await serveMcpHttp(mcp, { token: "the-session-token", maxSessions: 2 });
     const idle = await openSession();
     const busy = await openSession();
     const listening = new AbortController();
-    const stream = await fetch(http.url, {
-      method: "GET",
-      headers: {
-        authorization: "Bearer the-session-token",
-        accept: "text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-        "mcp-session-id": busy,
-      },
-      signal: listening.signal,
-    });
+    const stream = await listen(busy, listening.signal);
     expect(stream.status).toBe(200);
     try {
       // One more fits by closing `idle`; two more at once (the first still opening) do not.
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const createServer = mcp.createServer.bind(mcp);
-      mcp.createServer = (context) => {
-        const server = createServer(context);
-        const connect = server.connect.bind(server);
-        server.connect = async (transport) => {
-          await gate;
-          return connect(transport);
-        };
-        return server;
-      };
-      const initialize = {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "x", version: "1" },
-        },
-      };
+      const held = holdSessionStarts();
       const opening = post(initialize);
       await eventually(() => expect(http!.sessionCount).toBe(1)); // idle made room for it
-      mcp.createServer = createServer;
+      held.restore();
       const refused = await post(initialize);
       expect(refused.status).toBe(503);
       await refused.text();
-      release();
+      held.release();
       expect((await opening).status).toBe(200);
+      // The one that opened took the idle session's place; the busy one is kept.
+      expect((await post(listTools, idle)).status).toBe(404);
       expect((await post(listTools, busy)).status).toBe(200);
     } finally {
       listening.abort();
@@ -310,16 +268,7 @@ describe("2025-era sessions over HTTP", () => {
     slow = true;
     const leaving = new AbortController();
     // A GET (its stream of server messages): no body to read, so it reaches the session.
-    const left = fetch(http.url, {
-      method: "GET",
-      headers: {
-        authorization: "Bearer alice-token",
-        accept: "text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-        "mcp-session-id": session,
-      },
-      signal: leaving.signal,
-    }).catch(() => "left");
+    const left = listen(session, leaving.signal, "alice-token").catch(() => "left");
     setTimeout(() => leaving.abort(), 50);
     expect(await left).toBe("left");
     await new Promise((resolve) => setTimeout(resolve, 400));
