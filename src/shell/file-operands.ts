@@ -396,6 +396,43 @@ class OperandCollector {
     } else this.paths.push(target.value);
   }
 
+  /** `env -C DIR cmd` / `env --chdir=DIR cmd` runs `cmd` in DIR, as `cd DIR && cmd` would. */
+  envDirectory(stage: readonly ShellWord[]): void {
+    for (let i = 1; i < stage.length; i++) {
+      const word = stage[i] as ShellWord;
+      const v = word.value;
+      if (v === "-C" || v === "--chdir") {
+        const target = stage[i + 1];
+        if (target !== undefined) this.changeDirectory("env -C", [target]);
+      } else if (v.startsWith("--chdir=")) {
+        this.changeDirectory("env -C", [rest(word, "--chdir=".length)]);
+      } else if (/^-[^-]*C./.test(v) && !word.dynamic) {
+        this.changeDirectory("env -C", [rest(word, v.indexOf("C") + 1)]);
+      }
+    }
+  }
+
+  /**
+   * An unquoted glob in any command lists the names it matches (`echo /root/*`), so the folder
+   * it matches in is a path of the call. A glob in an earlier segment (`*\/x`, `.?/x`) may pass
+   * through links or `..` and cannot be told.
+   */
+  glob(word: ShellWord): void {
+    const match = /[*?]|\[[^\]]*\]/.exec(word.shadow);
+    if (match === null) return;
+    const value = word.value;
+    if (word.dynamic) {
+      this.note(`'${value}' is a glob built by expansion`);
+      return;
+    }
+    if (value.indexOf("/", match.index) !== -1) {
+      this.note(`'${value}' is a glob in a folder of its path`);
+      return;
+    }
+    const folderEnd = value.lastIndexOf("/", match.index);
+    this.text(folderEnd === -1 ? "." : value.slice(0, folderEnd + 1));
+  }
+
   text(value: string): void {
     if (value === "" || value === "-") return;
     if (!value.startsWith("/") && !value.startsWith("~")) this.relativeSeen = true;
@@ -441,6 +478,10 @@ class OperandCollector {
       if (script !== undefined) nested(script.value);
       for (const text of stdinScripts(simple)) nested(text);
     }
+    for (const stage of unwrapped.stages) {
+      if (stage[0] !== undefined && commandName(stage[0].value) === "env") this.envDirectory(stage);
+    }
+    for (const word of args) this.glob(word);
     const follows = followsLinksOut(name, args);
     if (follows !== undefined) this.note(follows);
     const unnamed = readsUnnamedFiles(name, args);
