@@ -325,6 +325,22 @@ function followsLinksOut(name: string, args: readonly ShellWord[]): string | und
   return follows ? `'${name}' follows symbolic links out of the folders it lists` : undefined;
 }
 
+/**
+ * Wrappers with an option that sets the folder their command runs in: its short letter, its long
+ * names, and the other short options that take an argument (the rest of a group is theirs).
+ */
+const workingDirectoryOptions: ReadonlyMap<
+  string,
+  { readonly short: string; readonly long: readonly string[]; readonly withArgument: string }
+> = new Map([
+  ["env", { short: "C", long: ["--chdir"], withArgument: "uSP" }],
+  ["sudo", { short: "D", long: ["--chdir"], withArgument: "ughpCrtTUR" }],
+  ["run0", { short: "D", long: ["--chdir"], withArgument: "ug" }],
+  ["unshare", { short: "w", long: ["--wd"], withArgument: "S" }],
+  ["nsenter", { short: "w", long: ["--wd"], withArgument: "tSGd" }],
+  ["systemd-run", { short: "", long: ["--working-directory"], withArgument: "pEu" }],
+]);
+
 /** Programs that change the directory later relative paths are read from. */
 const directoryChangers = new Set(["cd", "pushd", "popd"]);
 const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
@@ -378,10 +394,13 @@ class OperandCollector {
    * directory change cannot be told from the text.
    */
   changeDirectory(name: string, args: readonly ShellWord[]): void {
-    const target = args.find((word) => word.dynamic || !/^-[LPe@]*$/.test(word.value));
+    let at = 0;
+    while (at < args.length && !args[at]?.dynamic && /^-[LPe@]+$/.test(args[at]?.value ?? "")) at++;
+    if (args[at]?.value === "--" && !args[at]?.dynamic) at++;
+    const target = args[at];
     const earlier = this.changesDirectory;
     this.changesDirectory = true;
-    if (name === "popd" || args.some((word) => word.value === "-")) {
+    if (name === "popd" || (target?.value === "-" && !target.dynamic)) {
       this.note(`'${name}' returns to a folder the text does not name`);
       return;
     }
@@ -396,18 +415,33 @@ class OperandCollector {
     } else this.paths.push(target.value);
   }
 
-  /** `env -C DIR cmd` / `env --chdir=DIR cmd` runs `cmd` in DIR, as `cd DIR && cmd` would. */
-  envDirectory(stage: readonly ShellWord[]): void {
+  /**
+   * A wrapper that runs its command in another folder (`env -C DIR cmd`, `sudo -D DIR cmd`,
+   * `unshare --wd DIR cmd`), as `cd DIR && cmd` would. Short options are read as getopt reads a
+   * group (`-iC/root`, `-vC /root`); long ones by any unambiguous prefix (`--ch=/root`).
+   */
+  wrapperDirectory(name: string, stage: readonly ShellWord[]): void {
+    const rule = workingDirectoryOptions.get(name);
+    if (rule === undefined) return;
     for (let i = 1; i < stage.length; i++) {
       const word = stage[i] as ShellWord;
       const v = word.value;
-      if (v === "-C" || v === "--chdir") {
-        const target = stage[i + 1];
-        if (target !== undefined) this.changeDirectory("env -C", [target]);
-      } else if (v.startsWith("--chdir=")) {
-        this.changeDirectory("env -C", [rest(word, "--chdir=".length)]);
-      } else if (/^-[^-]*C./.test(v) && !word.dynamic) {
-        this.changeDirectory("env -C", [rest(word, v.indexOf("C") + 1)]);
+      if (word.dynamic || !v.startsWith("-") || v === "-" || v === "--") continue;
+      if (v.startsWith("--")) {
+        const [given = v] = v.split("=", 1);
+        if (!rule.long.some((full) => full === given || namesLongOption(given, full))) continue;
+        const target = v.includes("=") ? rest(word, v.indexOf("=") + 1) : stage[i + 1];
+        if (target !== undefined) this.changeDirectory(name, [target]);
+        continue;
+      }
+      for (let j = 1; j < v.length; j++) {
+        const letter = v.charAt(j);
+        if (letter === rule.short) {
+          const target = j < v.length - 1 ? rest(word, j + 1) : stage[i + 1];
+          if (target !== undefined) this.changeDirectory(name, [target]);
+          break;
+        }
+        if (rule.withArgument.includes(letter)) break;
       }
     }
   }
@@ -425,7 +459,8 @@ class OperandCollector {
       this.note(`'${value}' is a glob built by expansion`);
       return;
     }
-    if (value.indexOf("/", match.index) !== -1) {
+    const slash = value.indexOf("/", match.index);
+    if (slash !== -1 && slash < value.length - 1) {
       this.note(`'${value}' is a glob in a folder of its path`);
       return;
     }
@@ -479,9 +514,10 @@ class OperandCollector {
       for (const text of stdinScripts(simple)) nested(text);
     }
     for (const stage of unwrapped.stages) {
-      if (stage[0] !== undefined && commandName(stage[0].value) === "env") this.envDirectory(stage);
+      if (stage[0] !== undefined) this.wrapperDirectory(commandName(stage[0].value), stage);
     }
-    for (const word of args) this.glob(word);
+    // Every word the shell globs: a wrapper's own arguments too (`timeout /root/* true`).
+    for (const word of simple.words.slice(1)) this.glob(word);
     const follows = followsLinksOut(name, args);
     if (follows !== undefined) this.note(follows);
     const unnamed = readsUnnamedFiles(name, args);
