@@ -12,7 +12,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type McpRuntime, openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { AinternMcpServer, type McpHttpHandle, serveMcpHttp } from "../../src/mcp/index.js";
-import { makeWorkspace, textOf } from "./mcp-support.js";
+import { makeWorkspace, postLegacy, textOf } from "./mcp-support.js";
 
 let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
 let runtime: McpRuntime;
@@ -199,17 +199,7 @@ describe("a 2025-era HTTP session belongs to the user who opened it", () => {
   it("answers another user's request on a session id it did not open as an unknown session", async () => {
     const http = await serveMcpHttp(mcp, { verifier: aliceAndBob });
     const post = (token: string, body: unknown, sessionId?: string) =>
-      fetch(http.url, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-11-25",
-          ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
-        },
-        body: JSON.stringify(body),
-      });
+      postLegacy(http.url, body, { token, ...(sessionId === undefined ? {} : { sessionId }) });
     try {
       const opened = await post("alice-token", {
         jsonrpc: "2.0",

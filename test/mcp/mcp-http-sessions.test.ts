@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type McpRuntime, openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { AinternMcpServer, type McpHttpHandle, serveMcpHttp } from "../../src/mcp/index.js";
-import { eventually, makeWorkspace } from "./mcp-support.js";
+import { eventually, makeWorkspace, postLegacy } from "./mcp-support.js";
 
 let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
 let runtime: McpRuntime;
@@ -30,17 +30,10 @@ function post(
   token = "the-session-token",
   signal?: AbortSignal,
 ): Promise<Response> {
-  return fetch(http!.url, {
+  return postLegacy(http!.url, body, {
+    token,
+    ...(sessionId === undefined ? {} : { sessionId }),
     ...(signal === undefined ? {} : { signal }),
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-      ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
-    },
-    body: JSON.stringify(body),
   });
 }
 

@@ -151,6 +151,29 @@ export function textOf(result: { content?: unknown }): string {
   return content.map((c) => c.text ?? "").join("\n");
 }
 
+/**
+ * A raw 2025-era Streamable HTTP POST, as a client no one here wrote would send it: `body` as
+ * JSON with the bearer `token`, on the session `sessionId` when given.
+ */
+export function postLegacy(
+  url: string,
+  body: unknown,
+  options: { token: string; sessionId?: string; signal?: AbortSignal },
+): Promise<Response> {
+  return fetch(url, {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${options.token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...(options.sessionId === undefined ? {} : { "mcp-session-id": options.sessionId }),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
 /** Waits until `check` passes (or throws its last error after `timeoutMs`). */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
