@@ -264,6 +264,14 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
 ]);
 
 /**
+ * The letters of every group of short options (`-la`, `-1RL`: digits are options too, `grep -1`
+ * is one line of context), joined: enough to ask whether a flag is among them.
+ */
+function shortFlagLetters(values: readonly string[]): string {
+  return values.filter((v) => /^-[A-Za-z0-9]+$/.test(v)).join("");
+}
+
+/**
  * Why `name` with `args` reads files it does not name, or undefined: a recursive search or
  * comparison reads every file below a folder operand (`grep -r KEY .` reads `.env`), `rg`, `ag`
  * and `ack` do so unasked, `git diff --no-index` compares any two paths, and `ps` with BSD's `e`
@@ -271,7 +279,7 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
  */
 function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | undefined {
   const values = args.map((word) => word.value);
-  const shortFlags = values.filter((v) => /^-[A-Za-z]+$/.test(v)).join("");
+  const shortFlags = shortFlagLetters(values);
   switch (name) {
     case "grep":
     case "egrep":
@@ -313,7 +321,7 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
  */
 function followsLinksOut(name: string, args: readonly ShellWord[]): string | undefined {
   const values = args.map((word) => word.value);
-  const shortFlags = values.filter((v) => /^-[A-Za-z0-9]+$/.test(v)).join("");
+  const shortFlags = shortFlagLetters(values);
   const follows =
     name === "ls" || name === "dir" || name === "du"
       ? /L/.test(shortFlags) || values.includes("--dereference")
@@ -541,14 +549,14 @@ class OperandCollector {
 
   operands(rule: OperandRule, args: readonly ShellWord[]): void {
     const files = new Set(rule.fileOptions ?? []);
-    for (const word of args) {
+    args.forEach((word, i) => {
       // `sort --files0-from=-`, `du --files0-from -`, `tar -T -`: file names from the input.
       const v = word.value;
       const list = /^--files0?-from(=-)?$/.test(v) || v === "-T";
-      if (list && (v.endsWith("=-") || args[args.indexOf(word) + 1]?.value === "-")) {
+      if (list && (v.endsWith("=-") || args[i + 1]?.value === "-")) {
         this.note(`'${v}' reads the names of the files it opens from its input`);
       }
-    }
+    });
     // getopt_long takes any unambiguous prefix: `--fil` is `--file`.
     const long = (given: string, list: readonly string[] | undefined): string | undefined =>
       list?.find((full) => full === given) ?? list?.find((full) => namesLongOption(given, full));

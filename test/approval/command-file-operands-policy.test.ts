@@ -78,6 +78,7 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     ["grep -rn TODO src"],
     ["grep -rn ghp_ ."],
     ["grep --recursive API src"],
+    ["grep -1r API ."],
     ["rg API"],
     ["diff -rN src . ; true"],
     ["git diff --no-index /dev/null .env; true"],
