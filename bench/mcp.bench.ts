@@ -167,18 +167,18 @@ async function interleavedReads(
   ];
   const pairs = Math.max(1, Math.round(N / PAIR_CALLS));
   for (let pair = 0; pair < pairs; pair++) {
-    const order = (round + pair) % 2 === 0 ? servers : [servers[1]!, servers[0]!];
-    const wall = new Map<unknown, number>();
-    for (const server of order) {
+    const walls = [0, 0];
+    for (const at of (round + pair) % 2 === 0 ? [0, 1] : [1, 0]) {
+      const server = servers[at]!;
       const block = await sequential(PAIR_CALLS, server.pid, async () =>
         failIfError(await server.read()),
       );
-      wall.set(server, block.wall);
+      walls[at] = block.wall;
       server.total.wall += block.wall / pairs;
       server.total.cpu += block.cpu / pairs;
       server.total.client += block.client / pairs;
     }
-    pairRatios.push(wall.get(servers[0])! / wall.get(servers[1])!);
+    pairRatios.push(walls[0]! / walls[1]!);
   }
   return [totals[0]!, totals[1]!];
 }

@@ -12,7 +12,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type McpRuntime, openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { AinternMcpServer, type McpHttpHandle, serveMcpHttp } from "../../src/mcp/index.js";
-import { makeWorkspace, postLegacy, textOf } from "./mcp-support.js";
+import { legacyInitialize, makeWorkspace, postLegacy, textOf } from "./mcp-support.js";
 
 let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
 let runtime: McpRuntime;
@@ -201,16 +201,10 @@ describe("a 2025-era HTTP session belongs to the user who opened it", () => {
     const post = (token: string, body: unknown, sessionId?: string) =>
       postLegacy(http.url, body, { token, ...(sessionId === undefined ? {} : { sessionId }) });
     try {
-      const opened = await post("alice-token", {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: { elicitation: { form: {} } },
-          clientInfo: { name: "alice", version: "1" },
-        },
-      });
+      const opened = await post(
+        "alice-token",
+        legacyInitialize("alice", { elicitation: { form: {} } }),
+      );
       expect(opened.status).toBe(200);
       await opened.text();
       const sessionId = opened.headers.get("mcp-session-id");
@@ -239,16 +233,7 @@ describe("a web page of another site against the loopback HTTP server", () => {
           accept: "application/json, text/event-stream",
           ...(origin === undefined ? {} : { origin }),
         },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-11-25",
-            capabilities: {},
-            clientInfo: { name: "page", version: "1" },
-          },
-        }),
+        body: JSON.stringify(legacyInitialize("page")),
       });
     try {
       const evil = await initialize("https://attacker.example");

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type McpRuntime, openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { AinternMcpServer, type McpHttpHandle, serveMcpHttp } from "../../src/mcp/index.js";
-import { eventually, makeWorkspace, postLegacy } from "./mcp-support.js";
+import { eventually, legacyInitialize, makeWorkspace, postLegacy } from "./mcp-support.js";
 
 let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
 let runtime: McpRuntime;
@@ -37,16 +37,7 @@ function post(
   });
 }
 
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "sessions", version: "1" },
-  },
-};
+const initialize = legacyInitialize("sessions");
 
 /** Opens a 2025-era session; resolves with its id. */
 async function openSession(token?: string): Promise<string> {

@@ -151,6 +151,16 @@ export function textOf(result: { content?: unknown }): string {
   return content.map((c) => c.text ?? "").join("\n");
 }
 
+/** A 2025-era `initialize` request of a client named `name`, declaring `capabilities`. */
+export function legacyInitialize(name: string, capabilities: Record<string, unknown> = {}) {
+  return {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name, version: "1" } },
+  };
+}
+
 /**
  * A raw 2025-era Streamable HTTP POST, as a client no one here wrote would send it: `body` as
  * JSON with the bearer `token`, on the session `sessionId` when given.
