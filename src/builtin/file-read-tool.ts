@@ -12,7 +12,13 @@ import { JsonSchemaBuilder } from "../schema/index.js";
 import { ToolValidationResult } from "../validation/index.js";
 import { BuiltinToolBase, throwIfCancelled } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
-import { nextChunkSize, type RegularFile, readNext, withRegularFile } from "./open-regular-file.js";
+import {
+  isEndOfFile,
+  nextChunkSize,
+  type RegularFile,
+  readNext,
+  withRegularFile,
+} from "./open-regular-file.js";
 import { looksLikeText, sniffLength, trimToCharBoundary } from "./sniff-text.js";
 import { resolveInWorkspace } from "./workspace-paths.js";
 
@@ -283,6 +289,7 @@ export class FileReadTool extends BuiltinToolBase {
         context.reportProgress(`Read ${size} of ${stats.size} bytes`, (size / stats.size) * 100);
         nextProgress += progressEveryBytes;
       }
+      if (isEndOfFile(stats, size, bytesRead, buffer.length)) break;
     }
     // A last line without a newline is a line too.
     const totalLines = size === 0 ? 0 : lastByte === 10 ? line - 1 : line;

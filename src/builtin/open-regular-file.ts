@@ -117,6 +117,21 @@ export function nextChunkSize(stats: Stats, offset: number, chunkSize: number): 
 }
 
 /**
+ * Whether a read of `bytesRead` into a buffer of `bufferLength` reached the end of the file: a
+ * short read that brought the bytes read so far (`offset`, this read included) to the size
+ * `fstat` saw. The read that would return 0 is saved; a short read before that size (a file that
+ * shrank, a file system that returns less) reads on until a read returns 0.
+ */
+export function isEndOfFile(
+  stats: Stats,
+  offset: number,
+  bytesRead: number,
+  bufferLength: number,
+): boolean {
+  return bytesRead < bufferLength && offset >= stats.size;
+}
+
+/**
  * Reads a whole regular file opened by {@link openRegularFile}, at most `maxBytes` of it; its
  * first `syncBytes` synchronously (see {@link readNext}).
  */
@@ -134,6 +149,7 @@ export async function readAll(
     if (bytesRead === 0) break;
     parts.push(buffer.subarray(0, bytesRead));
     total += bytesRead;
+    if (isEndOfFile(file.stats, total, bytesRead, size)) break;
   }
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
 }

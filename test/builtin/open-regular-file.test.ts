@@ -1,6 +1,11 @@
 import { fstatSync, type Stats } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { nextChunkSize, readAll, withRegularFile } from "../../src/builtin/open-regular-file.js";
+import {
+  isEndOfFile,
+  nextChunkSize,
+  readAll,
+  withRegularFile,
+} from "../../src/builtin/open-regular-file.js";
 import { createWorkspace, type Workspace } from "./workspace-fixture.js";
 
 let ws: Workspace;
@@ -23,6 +28,25 @@ describe("open-regular-file", () => {
     // The file grew past what fstat said: read on in whole chunks, never a byte at a time.
     expect(nextChunkSize(sized(4096), 4097, 65536)).toBe(65536);
     expect(nextChunkSize(sized(4096), 1_000_000, 65536)).toBe(65536);
+  });
+
+  it("takes a short read that reached the fstat size as the end, and reads on after any other", () => {
+    // 4096 bytes into a 4097-byte buffer: the end, with no read that returns 0.
+    expect(isEndOfFile(sized(4096), 4096, 4096, 4097)).toBe(true);
+    expect(isEndOfFile(sized(0), 0, 0, 1)).toBe(true);
+    // A full buffer: the file may have grown.
+    expect(isEndOfFile(sized(4096), 4097, 4097, 4097)).toBe(false);
+    // Short, but before the size fstat saw (a file that shrank, a file system that returns less).
+    expect(isEndOfFile(sized(4096), 100, 100, 4097)).toBe(false);
+  });
+
+  it("reads a file that shrank after fstat to its real end", async () => {
+    await ws.write({ "shrink.txt": "a".repeat(5000) });
+    const read = await withRegularFile(`${ws.root}/shrink.txt`, async (file) => {
+      await ws.write({ "shrink.txt": "b".repeat(10) }); // same inode, rewritten shorter
+      return readAll(file, 1_000_000);
+    });
+    expect(read.ok && read.value.toString()).toBe("b".repeat(10));
   });
 
   it("reads a file that grew after fstat to its real end", async () => {
