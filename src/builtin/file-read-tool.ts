@@ -7,6 +7,7 @@ import {
   MimeTypes,
   ToolArtifact,
   ToolResult,
+  ToolResultBuilder,
 } from "../result/index.js";
 import { JsonSchemaBuilder } from "../schema/index.js";
 import { ToolValidationResult } from "../validation/index.js";
@@ -333,7 +334,13 @@ export class FileReadTool extends BuiltinToolBase {
     const range =
       shownEnd >= shownStart ? ` (lines ${shownStart}-${shownEnd} of ${totalLines})` : "";
     const message = `Read '${relative}'${range}${truncated ? ", truncated" : ""}`;
-    return ToolResult.succeededWithArtifacts([artifact], data, message);
+    // The model reads the content as it is, not as an escaped JSON string.
+    return ToolResultBuilder.success()
+      .withData(data)
+      .withMessage(message)
+      .withArtifact(artifact)
+      .withTextField("content")
+      .build();
   }
 }
 

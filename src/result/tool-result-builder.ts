@@ -39,6 +39,7 @@ export class ToolResultBuilder<TData = unknown> {
   readonly #suggestions: string[] = [];
   #shouldTruncate = false;
   #maxDataLength: number | undefined;
+  #textField: string | undefined;
   readonly #metadata = new Map<string, unknown>();
 
   /** A new builder (a success with an empty message until told otherwise). */
@@ -185,6 +186,15 @@ export class ToolResultBuilder<TData = unknown> {
     return this;
   }
 
+  /**
+   * Names the field of the data that holds text the model reads as it is (see
+   * {@link ToolResult.textField}).
+   */
+  withTextField(field: string): this {
+    this.#textField = field;
+    return this;
+  }
+
   /** Adds or replaces a metadata entry (`exitCode`, `itemCount`, ...). */
   withMetadata(key: string, value: unknown): this {
     this.#metadata.set(key, value);
@@ -209,6 +219,7 @@ export class ToolResultBuilder<TData = unknown> {
       suggestedFollowUps: this.#suggestions,
       shouldTruncate: this.#shouldTruncate,
       maxDataLength: this.#maxDataLength,
+      textField: this.#textField,
       metadata: this.#metadata,
     });
   }

@@ -82,6 +82,7 @@ export function toolResultFromJson(json: ToolResultJson | unknown, exception?: E
   const durationMs = optional(result.durationMs, isNonNegative, what, "durationMs");
   const shouldTruncate = optional(result.shouldTruncate, isBoolean, what, "shouldTruncate");
   const maxDataLength = optional(result.maxDataLength, isNonNegative, what, "maxDataLength");
+  const textField = optional(result.textField, isString, what, "textField");
 
   const builder = ToolResultBuilder.create();
   if (success) builder.asSuccess();
@@ -101,6 +102,7 @@ export function toolResultFromJson(json: ToolResultJson | unknown, exception?: E
     builder.withSuggestions(followUps);
   }
   if (shouldTruncate === true) builder.withTruncation(maxDataLength ?? defaultMaxDataLength);
+  if (textField !== undefined) builder.withTextField(textField);
   if (result.metadata !== undefined) {
     for (const [key, value] of Object.entries(record(result.metadata, "result metadata"))) {
       builder.withMetadata(key, value);

@@ -35,6 +35,8 @@ export interface ToolResultJson {
   readonly suggestedFollowUps?: readonly string[];
   readonly shouldTruncate: boolean;
   readonly maxDataLength?: number;
+  /** See {@link ToolResult.textField}. */
+  readonly textField?: string;
   readonly metadata?: Readonly<Record<string, JsonValue>>;
 }
 
@@ -51,6 +53,7 @@ export interface ToolResultInit<TData> {
   readonly suggestedFollowUps?: Iterable<string> | undefined;
   readonly shouldTruncate?: boolean | undefined;
   readonly maxDataLength?: number | undefined;
+  readonly textField?: string | undefined;
   readonly metadata?: Iterable<readonly [string, unknown]> | undefined;
 }
 
@@ -114,6 +117,13 @@ export class ToolResult<TData = unknown> {
   readonly shouldTruncate: boolean;
   /** The most characters of serialized data sent to the model (default 50000). */
   readonly maxDataLength: number | undefined;
+  /**
+   * A field of `data` holding text the model reads as it is (a file's content): when it names a
+   * string field of an object, {@link ToolResult.toLlmContext} shows the other fields as `Data:`
+   * and this text after everything else, under its own heading, instead of as an escaped JSON
+   * string. The data itself is unchanged.
+   */
+  readonly textField: string | undefined;
   /** Anything else about the execution (`exitCode`, `itemCount`, ...); `undefined` when empty. */
   readonly metadata: Readonly<Record<string, unknown>> | undefined;
 
@@ -135,6 +145,7 @@ export class ToolResult<TData = unknown> {
       followUps !== undefined && followUps.length > 0 ? followUps : undefined;
     this.shouldTruncate = init.shouldTruncate ?? false;
     this.maxDataLength = init.maxDataLength;
+    this.textField = init.textField;
     if (init.metadata === undefined) {
       this.metadata = undefined;
     } else {
@@ -348,6 +359,7 @@ export class ToolResult<TData = unknown> {
       suggestedFollowUps: this.suggestedFollowUps,
       shouldTruncate: this.shouldTruncate,
       maxDataLength: this.maxDataLength,
+      textField: this.textField,
       metadata: this.metadata === undefined ? undefined : Object.entries(this.metadata),
     };
   }
@@ -387,15 +399,34 @@ export class ToolResult<TData = unknown> {
    * Lines without a value are left out; data is shown for successes only. Every text (data,
    * message, error, artifact paths and descriptions, suggestions) is cut to the same limit,
    * `maxDataLength`, with a note of how much was cut.
+   *
+   * When {@link ToolResult.textField} names a string field of the data, that text comes last, as
+   * it is, under a heading of its own (`Content:` for `content`), and `Data:` holds the other
+   * fields:
+   *
+   * ```text
+   * Result: Success
+   * Message: Read 'notes.md' (lines 1-2 of 2)
+   * Data: {"path":"notes.md","startLine":1,"endLine":2,...}
+   * Duration: 2ms
+   * Content:
+   * # Notes
+   * Buy milk
+   * ```
    */
   toLlmContext(options: ToLlmContextOptions = {}): string {
     // Every text here obeys the data's limit: a 50 MB error message is cut like 50 MB of data.
     const limit = options.maxDataLength ?? this.maxDataLength ?? defaultMaxDataLength;
     const cap = (text: string): string => truncateText(text, limit);
     const lines: string[] = [];
+    let text: { heading: string; body: string; rest: Record<string, unknown> } | undefined;
     if (this.success) {
       lines.push("Result: Success", `Message: ${cap(this.message)}`);
-      const serialized = this.getSerializedData(options.maxDataLength);
+      text = this.#text();
+      const serialized =
+        text === undefined
+          ? this.getSerializedData(options.maxDataLength)
+          : truncateText(safeJsonStringify(text.rest), limit);
       if (serialized !== "") lines.push(`Data: ${serialized}`);
     } else {
       lines.push("Result: Failed", `Error: ${cap(this.error ?? "")}`);
@@ -415,7 +446,25 @@ export class ToolResult<TData = unknown> {
       for (const suggestion of this.suggestedFollowUps) lines.push(`  - ${cap(suggestion)}`);
     }
     if (this.durationMs > 0) lines.push(`Duration: ${this.durationMs.toFixed(0)}ms`);
-    return lines.join("\n").trimEnd();
+    const head = lines.join("\n").trimEnd();
+    return text === undefined ? head : `${head}\n${text.heading}:\n${cap(text.body)}`;
+  }
+
+  /** The text field's heading and text, and the data without it; undefined when there is none. */
+  #text(): { heading: string; body: string; rest: Record<string, unknown> } | undefined {
+    const field = this.textField;
+    const data: unknown = this.data;
+    if (field === undefined || typeof data !== "object" || data === null || Array.isArray(data)) {
+      return undefined;
+    }
+    const body: unknown = Object.getOwnPropertyDescriptor(data, field)?.value;
+    if (typeof body !== "string") return undefined;
+    const rest: Record<string, unknown> = {};
+    for (const key of Object.keys(data)) {
+      if (key !== field) rest[key] = (data as Record<string, unknown>)[key];
+    }
+    const heading = `${field.charAt(0).toUpperCase()}${field.slice(1)}`.replace(/[\r\n]/g, " ");
+    return { heading, body, rest };
   }
 
   /** One line for logs: `"Success: <message>"` or `"Failed (<errorCode>): <error>"`. */
@@ -442,6 +491,7 @@ export class ToolResult<TData = unknown> {
       }),
       shouldTruncate: this.shouldTruncate,
       ...(this.maxDataLength !== undefined && { maxDataLength: this.maxDataLength }),
+      ...(this.textField !== undefined && { textField: this.textField }),
       ...(metadata !== undefined && { metadata: metadata as Readonly<Record<string, JsonValue>> }),
     };
   }

@@ -48,6 +48,9 @@ describe("file-read", () => {
     expect(artifact?.mimeType).toMatch(/typescript/);
     expect(artifact?.contentHash).toBe(sha256(text));
     expect(artifact?.action).toBe(ArtifactAction.Accessed);
+    // The model reads the text as it is, after the other fields.
+    expect(result.toLlmContext().endsWith(`\nContent:\n${text}`)).toBe(true);
+    expect(result.toLlmContext()).not.toContain('"content"');
   });
 
   it("reads an inclusive line range and counts lines without a trailing newline", async () => {

@@ -1,5 +1,7 @@
 // `aintern mcp` over stdio, driven by the official SDK client, as an MCP host would: one server
 // process for the whole file (its startup under tsx is the slow part), one behaviour per test.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -74,6 +76,19 @@ describe("aintern mcp over stdio", () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ text: "hi" });
     expect(textOf(result)).toContain("Result: Success");
+  });
+
+  it("answers a file read with the file's text as it is for the model, and all of its data as structuredContent", async () => {
+    const text = 'const quote = "a\\b";\n\tindented\n';
+    await writeFile(join(workspace.path, "quoted.ts"), text);
+    const result = await client.callTool({ name: "file-read", arguments: { path: "quoted.ts" } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ path: "quoted.ts", content: text });
+    const shown = textOf(result);
+    // The text itself, not an escaped JSON string; the other fields stay as data.
+    expect(shown.endsWith(`\nContent:\n${text}`)).toBe(true);
+    expect(shown).toMatch(/^Data: \{"path":"quoted\.ts","startLine":1,"endLine":2,/m);
+    expect(shown).not.toContain('"content"');
   });
 
   it("answers bad arguments with an isError result that names the problem", async () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { AinternError, ToolErrorCode } from "../../src/core/index.js";
-import { ToolArtifact, ToolResult, ToolResultBuilder } from "../../src/result/index.js";
+import {
+  ToolArtifact,
+  ToolResult,
+  ToolResultBuilder,
+  type ToolResultJson,
+  toolResultFromJson,
+} from "../../src/result/index.js";
 
 describe("ToolResult (spec 004 unit tests)", () => {
   it("ToolResult_Succeeded_HasCorrectState: a success carries data and message and no error", () => {
@@ -287,6 +293,69 @@ describe("ToolResult factories and flags", () => {
     expect(() => ToolResult.timeout(-1)).toThrow(AinternError);
     expect(() => ToolResult.timeout(Number.NaN)).toThrow(/non-negative/);
     expect(() => ToolResult.timeout(Number.POSITIVE_INFINITY)).toThrow(/INVALID_DURATION|finite/);
+  });
+});
+
+describe("ToolResult text field", () => {
+  const data = { path: "a.md", content: '# "A"\n\tb\\c\n', lines: 2 };
+
+  it("shows the named field's text as it is, last, and the other fields as data", () => {
+    const result = ToolResultBuilder.success()
+      .withData(data)
+      .withMessage("Read 'a.md'")
+      .withTextField("content")
+      .withDuration(3)
+      .build();
+    expect(result.toLlmContext()).toBe(
+      [
+        "Result: Success",
+        "Message: Read 'a.md'",
+        'Data: {"path":"a.md","lines":2}',
+        "Duration: 3ms",
+        "Content:",
+        '# "A"',
+        "\tb\\c",
+        "",
+      ].join("\n"),
+    );
+    // The data itself is unchanged: structured consumers still get the text in it.
+    expect(result.data).toEqual(data);
+    expect(result.getSerializedData()).toBe(JSON.stringify(data));
+  });
+
+  it("cuts the text at the result's limit, with the same note as data", () => {
+    const result = ToolResultBuilder.success()
+      .withData({ content: "x".repeat(500) })
+      .withTextField("content")
+      .build();
+    const shown = result.toLlmContext({ maxDataLength: 100 });
+    const body = shown.slice(shown.indexOf("Content:\n") + "Content:\n".length);
+    expect(body.length).toBeLessThanOrEqual(100);
+    expect(body).toMatch(/… \[truncated [\d,]+ of 500 characters\]$/);
+  });
+
+  it("falls back to data as JSON when the field is missing, not a string, or the data is no object", () => {
+    for (const value of [{ other: "x" }, { content: 5 }, ["content"], "content"]) {
+      const result = ToolResultBuilder.success().withData(value).withTextField("content").build();
+      expect(result.toLlmContext()).toBe(
+        `Result: Success\nMessage: \nData: ${JSON.stringify(value)}`,
+      );
+    }
+  });
+
+  it("shows no text for a failure, and keeps the field through copies and the JSON form", () => {
+    const failed = ToolResultBuilder.failure("no")
+      .withData({ content: "partial" })
+      .withTextField("content")
+      .build();
+    expect(failed.toLlmContext()).not.toContain("partial");
+    const result = ToolResultBuilder.success().withData(data).withTextField("content").build();
+    expect(result.withDuration(5).textField).toBe("content");
+    expect(result.withMetadata("k", 1).textField).toBe("content");
+    const json = JSON.parse(JSON.stringify(result)) as ToolResultJson;
+    expect(json.textField).toBe("content");
+    expect(toolResultFromJson(json).toLlmContext()).toBe(result.toLlmContext());
+    expect(ToolResult.succeeded(data).textField).toBeUndefined();
   });
 });
 
