@@ -357,6 +357,19 @@ const bodyOperators = new Set(["<<", "<<-", "<<<"]);
 /** Scripts nested deeper than this are not read: unknown. */
 const maxDepth = 8;
 
+/**
+ * The unary operators of `test`, `[` and `[[` whose operand is a file (bash's and POSIX's; `-t`
+ * takes a file descriptor), and the binary ones that compare two files.
+ */
+const fileTests = new Set(words("-a -b -c -d -e -f -g -h -k -p -r -s -u -w -x -G -L -N -O -S"));
+const fileComparisons = new Set(words("-nt -ot -ef"));
+/** Every word a test expression may read as an operator: none is taken for a file there. */
+const testOperators = new Set([
+  ...fileTests,
+  ...fileComparisons,
+  ...words("! ( ) -o -n -z -t -v -R = == != =~ < > -eq -ne -lt -le -gt -ge && || |"),
+]);
+
 /** Why a word's file name cannot be read from the text, or undefined when it can. */
 function unreadable(word: ShellWord): string | undefined {
   if (word.dynamic) return `'${word.value}' is built by expansion or substitution`;
@@ -476,6 +489,41 @@ class OperandCollector {
     this.text(folderEnd === -1 ? "." : value.slice(0, folderEnd + 1));
   }
 
+  /**
+   * A test expression (`test`'s or `[`'s arguments, a `[[ ]]`'s words) probes whether files exist
+   * and what they are (`test -e /root/.ssh/id_rsa`): their operands are paths of the call. Read
+   * generously rather than parsed, since shells differ: a word counts when it follows a unary file
+   * operator or stands beside `-nt`, `-ot`, `-ef` or a word built by expansion (which may expand
+   * to an operator). `-a` is read as the file test where a test may start (`-a x`, `! -a x`),
+   * and as the `and` of two tests right after an operand (`-f x -a -n y`).
+   */
+  testOperands(expression: readonly ShellWord[]): void {
+    const isOperator = (word: ShellWord | undefined) =>
+      word !== undefined && !word.dynamic && testOperators.has(word.value);
+    const probed = new Set<number>();
+    expression.forEach((word, i) => {
+      const v = word.value;
+      if (word.dynamic || fileComparisons.has(v)) {
+        probed.add(i - 1).add(i + 1);
+      } else if (fileTests.has(v)) {
+        const before = expression[i - 1];
+        const startsPrimary =
+          before === undefined || before.dynamic || (isOperator(before) && before.value !== ")");
+        if (v !== "-a" || startsPrimary) {
+          probed.add(i + 1);
+          // `test -f -- x`: some implementations may skip the `--`.
+          if (expression[i + 1]?.value === "--") probed.add(i + 2);
+        }
+      }
+    });
+    for (const i of [...probed].sort((a, b) => a - b)) {
+      const word = expression[i];
+      if (word === undefined || isOperator(word)) continue;
+      if (word.value === "--" && !word.dynamic) continue;
+      this.file(word);
+    }
+  }
+
   text(value: string): void {
     if (value === "" || value === "-") return;
     if (!value.startsWith("/") && !value.startsWith("~")) this.relativeSeen = true;
@@ -494,6 +542,9 @@ class OperandCollector {
     }
     const nested = (body: string) => this.line(body, depth + 1);
     for (const word of parsed.inertWords) for (const body of word.substitutions) nested(body);
+    // `for x in /root/.ssh/*`: a loop's list is globbed, a `case` word or `[[ ]]` pattern is not.
+    for (const word of parsed.loopWords) this.glob(word);
+    for (const expression of parsed.conditionals) this.testOperands(expression);
     for (const simple of parsed.commands) this.simple(simple, depth);
   }
 
@@ -530,6 +581,8 @@ class OperandCollector {
     if (follows !== undefined) this.note(follows);
     const unnamed = readsUnnamedFiles(name, args);
     if (unnamed !== undefined) this.note(unnamed);
+    if (name === "test") this.testOperands(args);
+    else if (name === "[") this.testOperands(args.at(-1)?.value === "]" ? args.slice(0, -1) : args);
     const rule = operandRules.get(name);
     if (rule !== undefined) this.operands(rule, args);
   }
@@ -654,7 +707,10 @@ class OperandCollector {
  * `operandRules`) and as redirection targets (`< x`, `> x`, `2>> x`), in every simple command:
  * inside compound commands, substitutions, `sh -c` and `eval` scripts, and through wrappers
  * (`env`, `sudo`, `timeout`, ...). A grep-like program's pattern and a sed or awk script are not
- * files; an option's argument is a file only where the option names one (`grep -f x`).
+ * files; an option's argument is a file only where the option names one (`grep -f x`). The
+ * operands of file tests (`test -e x`, `[ -d x ]`, `[[ x -nt y ]]`) are files too, and so is the
+ * folder of a glob in a command's arguments or a `for`/`select` list (`for x in /root/*`), but
+ * not a `case` pattern or the pattern of a `[[ x == y* ]]`, which the shell does not glob.
  *
  * A file it cannot read from the text (a glob, an expansion, a relative path after a `cd`, an
  * `xargs`) sets `unknown`, as does a line that does not parse. Other programs' operands are not

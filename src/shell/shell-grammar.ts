@@ -57,6 +57,11 @@ function isOp(token: ShellToken, ...ops: string[]): boolean {
   return token.kind === "op" && ops.includes(token.op);
 }
 
+/** An operator token of a `[[ ]]` as an unquoted word of the same text. */
+function operatorWord(op: string): ShellWord {
+  return { value: op, shadow: op, dynamic: false, substitutions: [] };
+}
+
 function describe(token: ShellToken): string {
   if (token.kind === "op") return token.op === "\n" ? "newline" : `'${token.op}'`;
   if (token.kind === "word") return `'${token.word.value}'`;
@@ -76,6 +81,16 @@ export class ShellGrammar extends ShellScanner {
   commands: ShellSimpleCommand[] = [];
   /** Words that are expanded but not run (their substitutions still run). */
   readonly inertWords: ShellWord[] = [];
+  /**
+   * The words of `for NAME in WORDS` and `select NAME in WORDS` lists (also in `inertWords`):
+   * unlike `case` words and `[[ ]]` operands, the shell globs these against the file system.
+   */
+  readonly loopWords: ShellWord[] = [];
+  /**
+   * The tokens of each `[[ ... ]]`, brackets excluded, as words: an operator (`&&`, `(`, `<`)
+   * as a word of that text, so the test expression can be read (`[[ -e x && ! -d y ]]`).
+   */
+  readonly conditionals: ShellWord[][] = [];
 
   /** Reads the whole input. */
   parseProgram(): ShellSimpleCommand[] {
@@ -292,6 +307,7 @@ export class ShellGrammar extends ShellScanner {
           if (token.kind !== "word") break;
           this.take();
           this.inertWords.push(token.word);
+          this.loopWords.push(token.word);
         }
       }
     }
@@ -345,14 +361,20 @@ export class ShellGrammar extends ShellScanner {
 
   /** `[[ ... ]]`: a test; its words are expanded, not run. */
   private parseConditional(): void {
+    const expression: ShellWord[] = [];
+    this.conditionals.push(expression);
     for (;;) {
       const token = this.take();
       if (token.kind === "end") this.fail("'[[' without its ']]'.");
       if (token.kind === "word") {
         if (token.word.value === "]]" && token.word.shadow === "]]") return;
         this.inertWords.push(token.word);
+        expression.push(token.word);
       } else if (token.kind === "redirect") {
         this.inertWords.push(token.redirection.target);
+        expression.push(operatorWord(token.redirection.operator), token.redirection.target);
+      } else {
+        expression.push(operatorWord(token.op));
       }
     }
   }

@@ -25,6 +25,10 @@ export type ShellSyntax =
       readonly commands: readonly ShellSimpleCommand[];
       /** Words expanded but not run: `for` lists, `case` words and patterns, `[[ ]]` operands. */
       readonly inertWords: readonly ShellWord[];
+      /** The `for`/`select` list words among `inertWords`: the shell globs them. */
+      readonly loopWords: readonly ShellWord[];
+      /** The words of each `[[ ]]` test, its operators (`&&`, `(`, `<`) as words. */
+      readonly conditionals: readonly (readonly ShellWord[])[];
       readonly flags: Readonly<ShellSyntaxFlags>;
     }
   | { readonly ok: false; readonly error: string };
@@ -81,6 +85,8 @@ export function lexShellCommand(command: string): ShellSyntax {
       segments: commands.map((c) => c.words),
       commands,
       inertWords: grammar.inertWords,
+      loopWords: grammar.loopWords,
+      conditionals: grammar.conditionals,
       flags: { ...grammar.flags },
     };
   } catch (error) {

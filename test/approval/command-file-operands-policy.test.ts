@@ -67,6 +67,9 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     ["sh -c 'cat .env'"],
     ["env cat .env"],
     ["cat src/settings.txt"], // a symlink to .env: where it leads is matched
+    ["test -s .env"],
+    ["[ -f src/settings.txt ]"],
+    ["[[ -e .env ]] && echo yes"],
   ])("a path deny rule refuses %j", (command) => {
     const decision = denyEnv.decide(terminal(command));
     expect(decision).toEqual({ kind: "deny", reason: "no secrets" });
@@ -222,6 +225,54 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
       const decision = policy.decide(terminal(command));
       expect(decision.kind, command).toBe("ask");
       expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+    }
+  });
+
+  // Red team: file tests and `for`/`select` globs told whether files outside the workspace or
+  // in protected paths exist (an oracle), without asking.
+  it.each([
+    ["test -e /root/.ssh/id_rsa"],
+    ["[ -f ~/.aws/credentials ]"],
+    ["[[ -d /root ]]"],
+    ["test -s .env && echo set"],
+    ["[ -r .aintern/audit.db ]"],
+    ["test -f aintern.config.json"],
+    ["[ ! -e /etc/x -o -x /bin/sh ]"],
+    ["[[ -f README.md && -L ~/.ssh ]]"],
+    ["test README.md -nt /etc/passwd"],
+    ["test -e ../x || echo no"],
+    ['[ -f "$F" ]'],
+    ["for x in /root/.ssh/id_*; do echo found; done"],
+    ["select x in ~/.aws/*; do break; done"],
+    ["for x in .aintern/*; do echo; done"],
+    ["for x in $HOME/*; do echo; done"],
+  ])("asks before %j probes a file outside the workspace or in a protected path", (command) => {
+    for (const policy of [defaults, permissive]) {
+      const decision = policy.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+    }
+  });
+
+  it("runs file tests and loops over the workspace unasked", () => {
+    for (const command of [
+      "test -f package.json",
+      "[ -d src ]",
+      "[[ -f README.md && ! -L src/a.ts ]]",
+      "test -e src/a.ts && cat src/a.ts",
+      '[ -z "$CI" ] && echo local',
+      '[ "$x" = /root ] || echo no',
+      "[[ $f == /root/* ]] && echo y",
+      "case /root/x in /root/*) echo y;; esac",
+      "for f in a b c; do echo $f; done",
+      "for f in /root ~/.ssh; do echo $f; done",
+      "for f in src/*.ts; do echo $f; done",
+    ]) {
+      expect(defaults.commandFileConcern(terminal(command)), command).toBeUndefined();
+      // An expansion alone makes a command Medium, which the defaults ask for.
+      if (!command.includes("$")) {
+        expect(defaults.decide(terminal(command)).kind, command).toBe("allow");
+      }
     }
   });
 

@@ -99,6 +99,60 @@ describe("commandFileOperands", () => {
     );
   });
 
+  // A file test reveals whether a file exists and what it is: its operand is a path.
+  it.each([
+    ["test -e /root/.ssh/id_rsa", ["/root/.ssh/id_rsa"]],
+    ["[ -f ~/.aws/credentials ]", ["~/.aws/credentials"]],
+    ["[[ -d /root ]]", ["/root"]],
+    ["test -s .env", [".env"]],
+    ["/usr/bin/[ -L /etc/x ]", ["/etc/x"]],
+    ["sudo test -r /root/x", ["/root/x"]],
+    ["[ ! -e a -a -e /root ]", ["a", "/root"]],
+    ["[ -f x -o ! -h /y ]", ["x", "/y"]],
+    ["[ \\( -G /a \\) -a \\( -N /b \\) ]", ["/a", "/b"]],
+    ["[[ -e a && ( -S /b || ! -p c ) ]]", ["a", "/b", "c"]],
+    ["test a -nt /etc/b; [ /c -ot d ]; [[ e -ef /f ]]", ["e", "/f", "a", "/etc/b", "/c", "d"]],
+    ["[[ -a /y ]]; test -a /x", ["/y", "/x"]],
+    ["test -f -- /root/x", ["/root/x"]],
+    ['[ "$op" /root/x ]', ["/root/x"]],
+    ["if [ -d /root ]; then echo y; fi", ["/root"]],
+    ["[ -f x -a -n y ]", ["x"]],
+    ["for x in /root/.ssh/id_*; do echo found; done", ["/root/.ssh/"]],
+    ["select x in ~/*; do break; done", ["~/"]],
+    ["for f in a *.ts /etc/x; do echo $f; done", ["."]],
+  ])("%j probes %j", (command, paths) => {
+    expect(commandFileOperands(command)).toEqual({ paths, unknown: undefined });
+  });
+
+  it.each([
+    ["[ -z /root ]"],
+    ["[ -n ~/.ssh/id_rsa ]"],
+    ['[ "$a" = /root ]'],
+    ['[ "$x" != -e ]'],
+    ['[ -z "$V" ]'],
+    ['[ "$#" -eq 0 ]'],
+    ["test -t 1"],
+    ["test /root"],
+    ["[[ $x == /root/* ]]"],
+    ["[[ $x < /root ]]"],
+    ["[[ $x =~ ^/root/(a|b)$ ]]"],
+    ["case /root/x in /root/*) echo y;; esac"],
+    ["for f in a /root/x ~/.env; do echo $f; done"],
+  ])("%j names no file: a string test, a pattern or a plain list word", (command) => {
+    expect(commandFileOperands(command)).toEqual({ paths: [], unknown: undefined });
+  });
+
+  it.each([
+    ['[ -f "$f" ]', "expansion"],
+    ["[[ -e $HOME/.env ]]", "expansion"],
+    ['[ "$a" -nt "$b" ]', "expansion"],
+    ["test -s .e*", "glob"],
+    ["for x in $D/*; do echo; done", "glob built by expansion"],
+    ["for x in */.env; do echo; done", "folder of its path"],
+  ])("%j probes a file that cannot be told (%s)", (command, why) => {
+    expect(commandFileOperands(command).unknown).toMatch(new RegExp(why));
+  });
+
   it("keeps a quoted glob character literal", () => {
     expect(commandFileOperands('cat "a*b"')).toEqual({ paths: ["a*b"], unknown: undefined });
   });
