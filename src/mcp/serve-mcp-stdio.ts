@@ -1,7 +1,8 @@
 import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { AinternMcpServer } from "./aintern-mcp-server.js";
 import { StdioLineFraming } from "./stdio-line-framing.js";
+import { StdioLineTransport } from "./stdio-line-transport.js";
 
 /** Options of {@link serveMcpStdio}. */
 export interface ServeMcpStdioOptions {
@@ -24,7 +25,9 @@ export interface McpStdioHandle {
 
 /**
  * Serves `mcp` over stdio: one connection, 2025-era clients (`initialize`) and 2026-07-28 ones
- * alike. Requests in flight when stdin closes are cancelled (and audited as such).
+ * alike. Requests in flight when stdin closes are cancelled (and audited as such). A line that
+ * is not JSON gets a parse error (-32700), one that is not a JSON-RPC request (a batch, an object
+ * without a method) an invalid-request error (-32600); the server keeps serving.
  */
 export function serveMcpStdio(
   mcp: AinternMcpServer,
@@ -44,10 +47,8 @@ export function serveMcpStdio(
   );
   stdin.on("error", (error) => lines.destroy(error));
   stdin.pipe(lines);
-  const transport = new StdioServerTransport(lines, options.stdout, {
-    // Each chunk it gets is whole lines, read at once: the limit above is the one that counts.
-    maxBufferSize: Number.POSITIVE_INFINITY,
-  });
+  // A line that is not a message is answered (parse error, invalid request), not dropped.
+  const transport = new StdioLineTransport(lines, options.stdout ?? process.stdout);
   return serveStdio((ctx) => mcp.createServer(ctx), {
     transport,
     ...(options.onError === undefined ? {} : { onerror: options.onError }),

@@ -56,10 +56,31 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
     await workspace?.remove();
   });
 
-  it("survives malformed JSON-RPC (not JSON, not JSON-RPC, wrong params) and keeps serving", async () => {
+  it("answers malformed JSON-RPC with the error JSON-RPC names (not JSON, not a request, a batch, wrong params) and keeps serving", async () => {
+    const before = unanswered.length;
     send("this is not json");
     send('{"jsonrpc":"2.0","id":');
     send({ hello: "world" });
+    send([{ jsonrpc: "2.0", id: 90, method: "ping" }]);
+    send("");
+    send({ jsonrpc: "2.0", result: {} }); // a malformed answer to us: reported, never answered
+    const badMethod = new Promise<Record<string, unknown>>((resolve) =>
+      waiting.set(91, resolve),
+    );
+    send({ jsonrpc: "2.0", id: 91, method: 5 });
+    expect((await badMethod).error).toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/^Invalid Request: /),
+    });
+    await expect.poll(() => unanswered.length - before).toBe(4);
+    const errors = unanswered.slice(before).map((m) => [m.id, (m.error as { code: number }).code]);
+    expect(errors).toEqual([
+      [null, -32700],
+      [null, -32700],
+      [null, -32600],
+      [null, -32600],
+    ]);
+    expect((unanswered[before + 3]!.error as { message: string }).message).toMatch(/batches/);
     const badParams = await request("tools/call", { name: 42 });
     expect(badParams.error).toMatchObject({ code: -32602 });
     const unknownMethod = await request("no/such/method", {});

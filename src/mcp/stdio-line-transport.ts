@@ -1,0 +1,184 @@
+import type { Readable, Writable } from "node:stream";
+import {
+  INVALID_REQUEST,
+  type JSONRPCMessage,
+  PARSE_ERROR,
+  parseJSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from "@modelcontextprotocol/server";
+
+/**
+ * The MCP stdio transport `aintern mcp` serves on: one JSON-RPC message per line, read from a
+ * stream that already passes on whole lines only (`StdioLineFraming`), written one line per
+ * message. Unlike the SDK's stdio transport, a line that is not a message is answered, as
+ * JSON-RPC asks, instead of being dropped in silence: not JSON gets a parse error (-32700), a
+ * batch or an object that is not a request an invalid-request error (-32600), with the request's
+ * id when it has a usable one and `null` otherwise. A malformed response (the client's answer to
+ * a request of ours) is reported through `onerror` only: answering an answer would start a loop.
+ *
+ * @internal
+ */
+export class StdioLineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly #lines: Readable;
+  readonly #stdout: Writable;
+  #started = false;
+  #closed = false;
+  /** The start of a line a chunk ended without (only when the stream ends without a newline). */
+  #rest = "";
+
+  constructor(lines: Readable, stdout: Writable) {
+    this.#lines = lines;
+    this.#stdout = stdout;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error("The stdio transport is already started");
+    this.#started = true;
+    const lines = this.#lines;
+    if (lines.readableEnded || lines.destroyed) {
+      setImmediate(this.#onEnd);
+      return;
+    }
+    lines.on("data", this.#onData);
+    lines.on("error", this.#onStreamError);
+    lines.on("end", this.#onEnd);
+    lines.on("close", this.#onEnd);
+    this.#stdout.on("error", this.#onStdoutError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("The stdio transport is closed"));
+    return new Promise((resolve, reject) => {
+      const stdout = this.#stdout;
+      let settled = false;
+      const onError = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        stdout.off("drain", onDrain);
+        reject(error);
+      };
+      const onDrain = () => {
+        if (settled) return;
+        settled = true;
+        stdout.off("error", onError);
+        resolve();
+      };
+      stdout.once("error", onError);
+      if (stdout.write(serializeMessage(message))) {
+        if (settled) return;
+        settled = true;
+        stdout.off("error", onError);
+        resolve();
+      } else if (!settled) stdout.once("drain", onDrain);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const lines = this.#lines;
+    lines.off("data", this.#onData);
+    lines.off("error", this.#onStreamError);
+    lines.off("end", this.#onEnd);
+    lines.off("close", this.#onEnd);
+    // A write failing after the close (the client gone: EPIPE) must not crash the process.
+    this.#stdout.off("error", this.#onStdoutError);
+    this.#stdout.on("error", ignore);
+    if (lines.listenerCount("data") === 0) lines.pause();
+    this.onclose?.();
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    const text = this.#rest + (typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+    let start = 0;
+    for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+      this.#line(text.slice(start, end));
+      if (this.#closed) return;
+      start = end + 1;
+    }
+    this.#rest = start === text.length ? "" : text.slice(start);
+  };
+
+  readonly #onEnd = (): void => {
+    const last = this.#rest;
+    this.#rest = "";
+    if (last !== "" && !this.#closed) this.#line(last);
+    void this.close();
+  };
+
+  readonly #onStreamError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  readonly #onStdoutError = (error: Error): void => {
+    if (this.#closed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  /** One line: a message passed on, or the error it gets, or nothing for a blank line. */
+  #line(raw: string): void {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      this.#answer(null, PARSE_ERROR, `Parse error: the line is not JSON (${describe(error)})`);
+      return;
+    }
+    if (Array.isArray(value)) {
+      this.#answer(
+        null,
+        INVALID_REQUEST,
+        "Invalid Request: JSON-RPC batches are not supported; send one message per line",
+      );
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch (error) {
+      const problem = new Error(`A line is not a JSON-RPC message: ${describe(error)}`);
+      if (isResponseLike(value)) this.onerror?.(problem);
+      else this.#answer(requestId(value), INVALID_REQUEST, `Invalid Request: ${problem.message}`);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  #answer(id: string | number | null, code: number, message: string): void {
+    // JSON-RPC's error response for a request whose id could not be read has `id: null`, which
+    // the SDK's message type does not allow: written here as it is.
+    const line = `${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`;
+    try {
+      this.#stdout.write(line);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}
+
+function ignore(): void {}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** An object with a `result` or an `error` and no `method`: a response, however malformed. */
+function isResponseLike(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  return !("method" in value) && ("result" in value || "error" in value);
+}
+
+/** The id of a malformed request when it is one JSON-RPC allows (a string or a number). */
+function requestId(value: unknown): string | number | null {
+  if (typeof value !== "object" || value === null || !("id" in value)) return null;
+  const id = (value as { id: unknown }).id;
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}
