@@ -64,9 +64,7 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
     send([{ jsonrpc: "2.0", id: 90, method: "ping" }]);
     send("");
     send({ jsonrpc: "2.0", result: {} }); // a malformed answer to us: reported, never answered
-    const badMethod = new Promise<Record<string, unknown>>((resolve) =>
-      waiting.set(91, resolve),
-    );
+    const badMethod = new Promise<Record<string, unknown>>((resolve) => waiting.set(91, resolve));
     send({ jsonrpc: "2.0", id: 91, method: 5 });
     expect((await badMethod).error).toMatchObject({
       code: -32600,
