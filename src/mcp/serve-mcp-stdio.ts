@@ -1,7 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { AinternMcpServer } from "./aintern-mcp-server.js";
-import { StdioLineFraming } from "./stdio-line-framing.js";
 import { StdioLineTransport } from "./stdio-line-transport.js";
 
 /** Options of {@link serveMcpStdio}. */
@@ -35,20 +34,18 @@ export function serveMcpStdio(
 ): McpStdioHandle {
   const maxMessageBytes = options.maxMessageBytes ?? 64 * 1024 * 1024;
   const stdin = options.stdin ?? process.stdin;
-  // Whole lines only reach the SDK's reader (it scans all it holds on every chunk), and a line
-  // past the limit is dropped as it arrives, with the connection kept (the SDK's own limit would
-  // close it).
-  const lines = new StdioLineFraming(maxMessageBytes, (bytes) =>
-    options.onError?.(
-      new Error(
-        `Dropped a message of ${bytes} bytes: more than the ${maxMessageBytes} a message may have (it cannot be answered: its id is not read)`,
+  // Ours, not the SDK's: lines are cut once (the SDK rescans all it holds on every chunk), a line
+  // past the limit is dropped as it arrives with the connection kept (the SDK's limit closes it),
+  // and a line that is not a message is answered (the SDK drops it in silence).
+  const transport = new StdioLineTransport(stdin, options.stdout ?? process.stdout, {
+    maxMessageBytes,
+    onTooLong: (bytes) =>
+      options.onError?.(
+        new Error(
+          `Dropped a message of ${bytes} bytes: more than the ${maxMessageBytes} a message may have (it cannot be answered: its id is not read)`,
+        ),
       ),
-    ),
-  );
-  stdin.on("error", (error) => lines.destroy(error));
-  stdin.pipe(lines);
-  // A line that is not a message is answered (parse error, invalid request), not dropped.
-  const transport = new StdioLineTransport(lines, options.stdout ?? process.stdout);
+  });
   return serveStdio((ctx) => mcp.createServer(ctx), {
     transport,
     ...(options.onError === undefined ? {} : { onerror: options.onError }),

@@ -1,5 +1,3 @@
-import { Transform, type TransformCallback } from "node:stream";
-
 /**
  * Cuts a stdio byte stream at newlines so that what passes on holds only whole lines, each line
  * copied once. The SDK's stdio reader joins every chunk it receives to what it holds and scans it
@@ -9,7 +7,7 @@ import { Transform, type TransformCallback } from "node:stream";
  *
  * @internal
  */
-export class StdioLineFraming extends Transform {
+export class StdioLineFraming {
   readonly #maxLineBytes: number;
   readonly #onTooLong: (bytes: number) => void;
   /** The start of the line not yet ended, in the pieces it came in. */
@@ -19,16 +17,15 @@ export class StdioLineFraming extends Transform {
   #dropping = false;
 
   constructor(maxLineBytes: number, onTooLong: (bytes: number) => void) {
-    super();
     this.#maxLineBytes = maxLineBytes;
     this.#onTooLong = onTooLong;
   }
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+  /** Takes the next piece of the stream; gives `pass` the whole lines it completes, if any. */
+  push(chunk: Buffer, pass: (lines: Buffer) => void): void {
     const first = chunk.indexOf(10);
     if (first === -1) {
       this.#hold(chunk);
-      done();
       return;
     }
     // The first newline ends the line held from earlier chunks; the lines after it, up to the
@@ -48,15 +45,18 @@ export class StdioLineFraming extends Transform {
         start = end;
       }
     }
-    if (whole.length > 0) this.push(whole.length === 1 ? whole[0] : Buffer.concat(whole));
+    if (whole.length > 0) pass(whole.length === 1 ? (whole[0] as Buffer) : Buffer.concat(whole));
     if (last < chunk.length) this.#hold(chunk.subarray(last));
-    done();
   }
 
-  override _flush(done: TransformCallback): void {
-    // A last line without its newline: passed on as it is (the reader waits for a newline).
-    if (!this.#dropping && this.#pendingBytes > 0) this.push(Buffer.concat(this.#pending));
-    done();
+  /** At the end of the stream: a last line without its newline, as it is, if there is one. */
+  end(): Buffer | undefined {
+    const last =
+      !this.#dropping && this.#pendingBytes > 0 ? Buffer.concat(this.#pending) : undefined;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#dropping = false;
+    return last;
   }
 
   /** The line that `tail` ends (held pieces first), or undefined when it was too long. */

@@ -7,10 +7,12 @@ import {
   serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
+import { StdioLineFraming } from "./stdio-line-framing.js";
 
 /**
- * The MCP stdio transport `aintern mcp` serves on: one JSON-RPC message per line, read from a
- * stream that already passes on whole lines only (`StdioLineFraming`), written one line per
+ * The MCP stdio transport `aintern mcp` serves on: one JSON-RPC message per line, cut from the
+ * input by {@link StdioLineFraming} (whole lines only, each copied once; a line past
+ * `maxMessageBytes` dropped as it arrives and reported to `onTooLong`), written one line per
  * message. Unlike the SDK's stdio transport, a line that is not a message is answered, as
  * JSON-RPC asks, instead of being dropped in silence: not JSON gets a parse error (-32700), a
  * batch or an object that is not a request an invalid-request error (-32600), with the request's
@@ -23,30 +25,38 @@ export class StdioLineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  readonly #lines: Readable;
+  readonly #stdin: Readable;
   readonly #stdout: Writable;
+  readonly #framing: StdioLineFraming;
   #started = false;
   #closed = false;
-  /** The start of a line a chunk ended without (only when the stream ends without a newline). */
-  #rest = "";
 
-  constructor(lines: Readable, stdout: Writable) {
-    this.#lines = lines;
+  /**
+   * @param stdin the client's messages.
+   * @param stdout where the answers go.
+   */
+  constructor(
+    stdin: Readable,
+    stdout: Writable,
+    options: { readonly maxMessageBytes: number; readonly onTooLong: (bytes: number) => void },
+  ) {
+    this.#stdin = stdin;
     this.#stdout = stdout;
+    this.#framing = new StdioLineFraming(options.maxMessageBytes, options.onTooLong);
   }
 
   async start(): Promise<void> {
     if (this.#started) throw new Error("The stdio transport is already started");
     this.#started = true;
-    const lines = this.#lines;
-    if (lines.readableEnded || lines.destroyed) {
+    const stdin = this.#stdin;
+    if (stdin.readableEnded || stdin.destroyed) {
       setImmediate(this.#onEnd);
       return;
     }
-    lines.on("data", this.#onData);
-    lines.on("error", this.#onStreamError);
-    lines.on("end", this.#onEnd);
-    lines.on("close", this.#onEnd);
+    stdin.on("data", this.#onData);
+    stdin.on("error", this.#onStreamError);
+    stdin.on("end", this.#onEnd);
+    stdin.on("close", this.#onEnd);
     this.#stdout.on("error", this.#onStdoutError);
   }
 
@@ -80,33 +90,37 @@ export class StdioLineTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const lines = this.#lines;
-    lines.off("data", this.#onData);
-    lines.off("error", this.#onStreamError);
-    lines.off("end", this.#onEnd);
-    lines.off("close", this.#onEnd);
+    const stdin = this.#stdin;
+    stdin.off("data", this.#onData);
+    stdin.off("error", this.#onStreamError);
+    stdin.off("end", this.#onEnd);
+    stdin.off("close", this.#onEnd);
     // A write failing after the close (the client gone: EPIPE) must not crash the process.
     this.#stdout.off("error", this.#onStdoutError);
     this.#stdout.on("error", ignore);
-    if (lines.listenerCount("data") === 0) lines.pause();
+    if (stdin.listenerCount("data") === 0) stdin.pause();
     this.onclose?.();
   }
 
   readonly #onData = (chunk: Buffer | string): void => {
-    const text = this.#rest + (typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    this.#framing.push(bytes, this.#onLines);
+  };
+
+  /** Whole lines, each ending with a newline. */
+  readonly #onLines = (lines: Buffer): void => {
+    const text = lines.toString("utf8");
     let start = 0;
     for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-      this.#line(text.slice(start, end));
       if (this.#closed) return;
+      this.#line(text.slice(start, end));
       start = end + 1;
     }
-    this.#rest = start === text.length ? "" : text.slice(start);
   };
 
   readonly #onEnd = (): void => {
-    const last = this.#rest;
-    this.#rest = "";
-    if (last !== "" && !this.#closed) this.#line(last);
+    const last = this.#framing.end();
+    if (last !== undefined && !this.#closed) this.#line(last.toString("utf8"));
     void this.close();
   };
 

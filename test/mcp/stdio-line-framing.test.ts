@@ -1,5 +1,5 @@
-// The stdio reader in front of the SDK's: whole lines only, each copied once; a line past the
-// limit dropped as it arrives, the connection kept.
+// The stdio reader of `aintern mcp`: whole lines only, each copied once; a line past the limit
+// dropped as it arrives, the connection kept.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { ToolCallProcessor } from "../../src/calls/index.js";
@@ -10,23 +10,22 @@ import { ToolRegistry } from "../../src/registry/index.js";
 import { defineTool } from "../../src/tools/index.js";
 
 /** What the framing passes on for `input` cut into pieces of the given sizes, and what it dropped. */
-async function frame(
+function frame(
   input: Buffer,
   sizes: number[],
   maxLineBytes: number,
-): Promise<{ out: Buffer[]; dropped: number[] }> {
+): { out: Buffer[]; dropped: number[] } {
   const dropped: number[] = [];
   const framing = new StdioLineFraming(maxLineBytes, (bytes) => dropped.push(bytes));
   const out: Buffer[] = [];
-  framing.on("data", (chunk: Buffer) => out.push(chunk));
   let at = 0;
   for (let i = 0; at < input.length; i++) {
     const size = sizes[i % sizes.length] as number;
-    framing.write(input.subarray(at, at + size));
+    framing.push(input.subarray(at, at + size), (lines) => out.push(lines));
     at += size;
   }
-  framing.end();
-  await new Promise((resolve) => framing.on("end", resolve));
+  const last = framing.end();
+  if (last !== undefined) out.push(last);
   return { out, dropped };
 }
 
@@ -36,7 +35,7 @@ describe("StdioLineFraming", () => {
 
   it("passes on the same bytes, every chunk ending at a newline, however the input is cut", async () => {
     for (const sizes of [[1], [2, 5], [7], [64], [1000], [3, 1, 200]]) {
-      const { out, dropped } = await frame(text, sizes, 1_000);
+      const { out, dropped } = frame(text, sizes, 1_000);
       expect(Buffer.concat(out).equals(text), `cut ${sizes}`).toBe(true);
       for (const chunk of out) expect(chunk.at(-1)).toBe(10);
       expect(dropped).toEqual([]);
@@ -47,14 +46,14 @@ describe("StdioLineFraming", () => {
     const long = "x".repeat(500);
     const input = Buffer.from(`first\n${long}\nafter\n`);
     for (const sizes of [[1], [9], [100], [1000]]) {
-      const { out, dropped } = await frame(input, sizes, 100);
+      const { out, dropped } = frame(input, sizes, 100);
       expect(Buffer.concat(out).toString(), `cut ${sizes}`).toBe("first\nafter\n");
       expect(dropped).toEqual([501]);
     }
   });
 
   it("passes a last line without its newline as it is", async () => {
-    const { out } = await frame(Buffer.from("one\ntwo"), [3], 100);
+    const { out } = frame(Buffer.from("one\ntwo"), [3], 100);
     expect(Buffer.concat(out).toString()).toBe("one\ntwo");
   });
 });
