@@ -44,6 +44,8 @@ interface OperandRule {
   readonly keyValueFiles?: readonly string[];
   /** Operands are paths only up to the first expression word (`find PATH... -name x`). */
   readonly pathsBeforeExpression?: true;
+  /** Only the options in `fileOptions` name files; operands do not (`date -r FILE +%s`). */
+  readonly optionFilesOnly?: true;
 }
 
 function words(list: string): readonly string[] {
@@ -146,9 +148,10 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
     "jq",
     {
       withArgument: "fL",
-      longWithArgument: words("--from-file --indent"),
+      longWithArgument: words("--from-file --indent --library-path"),
       longWithTwoArguments: words("--arg --argjson --slurpfile --rawfile"),
-      fileOptions: ["-f", "--from-file", "--slurpfile", "--rawfile"],
+      // `-L DIR`: `include "x"` tells whether DIR/x.jq exists.
+      fileOptions: ["-f", "--from-file", "--slurpfile", "--rawfile", "-L", "--library-path"],
       script: true,
       scriptOptions: ["-f", "--from-file"],
     },
@@ -222,7 +225,36 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
     },
   ],
   ["patch", { withArgument: "ipoBdDrF", fileOptions: ["-i", "-o", "-r", "-d"] }],
-  ["file", { withArgument: "efFmP", fileOptions: ["-f", "-m"] }],
+  [
+    "file",
+    {
+      withArgument: "efFmP",
+      longWithArgument: words(
+        "--exclude --exclude-quiet --files-from --separator --magic-file --parameter",
+      ),
+      fileOptions: ["-f", "-m", "--files-from", "--magic-file"],
+    },
+  ],
+  // `df FILE` tells whether FILE exists (and its file system).
+  [
+    "df",
+    {
+      withArgument: "BtxF",
+      longWithArgument: words("--block-size --type --exclude-type"),
+    },
+  ],
+  // `date -r FILE` shows FILE's time; `date -f FILE` prints its lines back as invalid dates.
+  [
+    "date",
+    {
+      withArgument: "dfrs",
+      longWithArgument: words("--date --file --reference --set"),
+      fileOptions: words("-f -r --file --reference"),
+      optionFilesOnly: true,
+    },
+  ],
+  // `history -r FILE; history` prints FILE's lines; `-w`/`-a` write one.
+  ["history", { withArgument: "d" }],
   [
     "ls",
     {
@@ -286,9 +318,14 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
     case "fgrep":
       return /[rR]/.test(shortFlags) ||
         values.some(
-          (v) =>
+          (v, i) =>
             v === "--recursive" ||
             v === "--dereference-recursive" ||
+            // `-d recurse`, `--directories recurse`, `--dir=recurse` (any prefix).
+            (/^--d/.test(v) &&
+              namesLongOption(v, "--directories") &&
+              (v.endsWith("=recurse") || (!v.includes("=") && values[i + 1] === "recurse"))) ||
+            (/^-[A-Za-z0-9]*d$/.test(v) && values[i + 1] === "recurse") ||
             /^--d(irectories)?=recurse$/.test(v),
         )
         ? `'${name}' searches a whole folder tree`
@@ -302,7 +339,9 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
         ? "'diff' compares whole folder trees"
         : undefined;
     case "git":
-      return values.includes("--no-index") ? "'git --no-index' reads any file" : undefined;
+      if (values.includes("--no-index")) return "'git --no-index' reads any file";
+      // `git grep KEY` searches every tracked file (`.env` if committed), `--untracked` more.
+      return values.includes("grep") ? "'git grep' searches a whole folder tree" : undefined;
     case "ps":
       return values.some((v) => !v.startsWith("-") && /^[A-Za-z]*e[A-Za-z]*$/.test(v)) ||
         values.some((v) => /env/i.test(v))
@@ -348,6 +387,21 @@ const workingDirectoryOptions: ReadonlyMap<
   ["nsenter", { short: "w", long: ["--wd"], withArgument: "tSGd" }],
   ["systemd-run", { short: "", long: ["--working-directory"], withArgument: "pEu" }],
 ]);
+
+/** `find` primaries whose argument is a file it stats, reads or writes. */
+const findFilePrimaries = new Set(
+  words("-newer -anewer -cnewer -samefile -files0-from -fprint -fprint0 -fprintf -fls"),
+);
+/** Programs that look a name up as a file when it has a slash (`type /root/x`, `which ./x`). */
+const pathLookups = new Set(["type", "which", "whereis", "hash"]);
+/** `command -v NAME` / `command -V NAME` look NAME up (`command -pv`, too). */
+function commandLooksUp(args: readonly ShellWord[]): boolean {
+  for (const word of args) {
+    if (word.dynamic || !word.value.startsWith("-") || word.value === "--") return false;
+    if (/[vV]/.test(word.value)) return true;
+  }
+  return false;
+}
 
 /** Programs that change the directory later relative paths are read from. */
 const directoryChangers = new Set(["cd", "pushd", "popd"]);
@@ -486,6 +540,15 @@ class OperandCollector {
       return;
     }
     const folderEnd = value.lastIndexOf("/", match.index);
+    // `{/root,x}/*`, `{..,a}/*`, `{~,a}/*`, `.ai{ntern,x}/*`: bash expands the braces (and then
+    // tildes) first, so braces in the folder, or with a slash or tilde, change where it globs.
+    if (/\{.*(,|\.\.).*\}/.test(word.shadow)) {
+      const brace = word.shadow.indexOf("{");
+      if (brace <= folderEnd || /[/~]/.test(value.slice(brace))) {
+        this.note(`'${value}' is a glob in a brace-expanded folder`);
+        return;
+      }
+    }
     this.text(folderEnd === -1 ? "." : value.slice(0, folderEnd + 1));
   }
 
@@ -585,6 +648,44 @@ class OperandCollector {
     else if (name === "[") this.testOperands(args.at(-1)?.value === "]" ? args.slice(0, -1) : args);
     const rule = operandRules.get(name);
     if (rule !== undefined) this.operands(rule, args);
+    if (name === "find") this.findExpression(args, depth);
+    else if (pathLookups.has(name) || (name === "command" && commandLooksUp(args))) {
+      // `type /root/x`, `command -v ~/bin/x`: a name with a slash is looked up as a file.
+      for (const word of args) {
+        if (word.dynamic || word.value.includes("/") || word.value.startsWith("~")) {
+          if (!(word.value.startsWith("-") && !word.dynamic)) this.file(word);
+        }
+      }
+    }
+    if (name === "compgen") this.note("'compgen' lists file names");
+  }
+
+  /**
+   * `find`'s expression: primaries that name a file (`-newer FILE`, `-samefile FILE`, which fail
+   * when it does not exist), `-files0-from FILE`, `-fprint FILE`, and the commands `-exec`,
+   * `-execdir`, `-ok`, `-okdir` run (`{}` stands for what it finds, under its start paths).
+   */
+  findExpression(args: readonly ShellWord[], depth: number): void {
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      const v = word.value;
+      if (word.dynamic) continue;
+      if (findFilePrimaries.has(v) || /^-newer[aBcm][aBcm]$/.test(v)) {
+        const file = args[i + 1];
+        if (file !== undefined) this.file(file);
+        i++;
+      } else if (["-exec", "-execdir", "-ok", "-okdir"].includes(v)) {
+        let end = i + 1;
+        while (end < args.length && !(args[end]?.value === ";" || args[end]?.value === "+")) end++;
+        const inner = args.slice(i + 1, end).filter((w) => w.dynamic || w.value !== "{}");
+        if (v.endsWith("dir")) {
+          // It runs in the folder of each file found: a relative path there cannot be told.
+          this.changesDirectory = true;
+        }
+        if (inner.length > 0) this.simple({ words: inner, redirections: [] }, depth + 1);
+        i = end;
+      }
+    }
   }
 
   redirection(redirection: ShellRedirection, depth: number): void {
@@ -689,6 +790,7 @@ class OperandCollector {
         scriptPending = false;
         continue;
       }
+      if (rule.optionFilesOnly === true) continue;
       if (rule.keyValueFiles !== undefined) {
         const at = v.indexOf("=");
         if (at > 0 && rule.keyValueFiles.includes(v.slice(0, at))) this.file(rest(word, at + 1));

@@ -254,6 +254,86 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     }
   });
 
+  // Red team, session 8: other programs and forms that tell whether a file exists (or print
+  // its lines) without a file test: Low commands the default policy ran unasked.
+  it.each([
+    ["date -r /root/.ssh/id_rsa"],
+    ["date -f /root/.ssh/id_rsa"],
+    ["date --reference=~/.aws/credentials +%s"],
+    ["date --file=.env"],
+    ["df /root/.ssh/id_rsa"],
+    ["df -h ~/.aws/credentials"],
+    ["file --files-from=/etc/shadow"],
+    ["file --magic-file=/root/x README.md"],
+    ["whereis -B /root/.ssh -f id_rsa"],
+    ["type /root/bin/deploy"],
+    ["which ~/.local/bin/aws"],
+    ["command -v /root/bin/deploy"],
+    ["command -V .aintern/hook"],
+    ["find . -maxdepth 0 -newer /root/.ssh/id_rsa"],
+    ["find src -samefile ~/.aws/credentials"],
+    ["find src -anewer .aintern/audit.db"],
+    ["find src -neweram /root/x"],
+    ["find . -maxdepth 0 -exec test -e /root/x \\;"],
+    ["find . -exec cat /etc/shadow \\;"],
+    ["find src -execdir cat ../../x \\;"],
+    ["jq -n -L /root 'include \"x\"; 1'"],
+    ["history -r /root/.bash_history; history"],
+    ["compgen -f /root/"],
+    ["echo {/root,x}/*"],
+    ["echo {..,x}/*"],
+    ["printf '%s\\n' {~,x}/.ssh/*"],
+    ["echo .ai{ntern,x}/*"],
+    ["for x in {/root/.ssh/*,b}; do echo; done"],
+    ["grep -d recurse KEY ."],
+    ["grep --directories recurse KEY ."],
+    ["grep --dir=recurse KEY ."],
+    ["git grep --untracked KEY"],
+    ["git grep -n KEY -- ."],
+  ])("asks before %j tells whether a file outside the workspace or protected exists", (command) => {
+    for (const policy of [defaults, permissive]) {
+      const decision = policy.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+    }
+  });
+
+  // Known gaps, left open (see the red-team notes of session 8): they run unasked under a policy
+  // that allows the terminal tool (the defaults ask, for their risk).
+  it.fails.each([
+    ["CDPATH=/root cd .ssh"], // cd's exit status: CDPATH makes '.ssh' mean /root/.ssh
+    ["PATH=/root/.ssh type id_rsa"], // the lookup follows PATH
+    ["git -C /root status"], // git runs in /root
+    ["sed -n '1r /root/x' README.md"], // sed's r command reads a file its script names
+    ["shopt -s extglob\ncat .e@(nv)"], // an extended glob: '.e@' is taken for the file
+  ])("still runs %j unasked", (command) => {
+    for (const policy of [defaults, permissive]) {
+      expect(policy.decide(terminal(command)).kind, command).toBe("ask");
+    }
+  });
+
+  it("runs the same programs on the workspace unasked", () => {
+    for (const command of [
+      "date",
+      "date -u +%Y-%m-%d",
+      "date -r README.md +%s",
+      "df -h .",
+      "df --output=source,target .",
+      "which node",
+      "type ls",
+      "command -v git",
+      "whereis ls",
+      "find src -newer README.md",
+      "file --mime README.md",
+      "grep -d skip KEY README.md",
+    ]) {
+      expect(defaults.decide(terminal(command)).kind, command).toBe("allow");
+    }
+    for (const command of ["echo {a,b}*", "for f in src/{a,b}*.ts; do echo; done"]) {
+      expect(defaults.commandFileConcern(terminal(command)), command).toBeUndefined();
+    }
+  });
+
   it("runs file tests and loops over the workspace unasked", () => {
     for (const command of [
       "test -f package.json",

@@ -11,7 +11,7 @@ describe("commandFileOperands", () => {
     ["ls -I '*.o' build", ["build"]],
     ["du -X skip.txt --max-depth 1 /var", ["skip.txt", "/var"]],
     ["stat -c %s .env", [".env"]],
-    ["find -H src lib -name x -newer y", ["src", "lib"]],
+    ["find -H src lib -name x -newer y", ["src", "lib", "y"]], // find stats y: a probe
     ["find / -name id_rsa", ["/"]],
     ["tree -o out.txt -L 2 docs", ["out.txt", "docs"]],
     ["realpath --relative-to=/etc x", ["/etc", "x"]],
@@ -122,6 +122,38 @@ describe("commandFileOperands", () => {
     ["for f in a *.ts /etc/x; do echo $f; done", ["."]],
   ])("%j probes %j", (command, paths) => {
     expect(commandFileOperands(command)).toEqual({ paths, unknown: undefined });
+  });
+
+  // Programs and forms that probe files outside test: their file arguments are paths too.
+  it.each([
+    ["date -r /root/x +%s", ["/root/x"]],
+    ["date -uf /etc/shadow", ["/etc/shadow"]],
+    ["date --ref=/root/x", ["/root/x"]],
+    ["date +%Y/%m", []],
+    ["df -h /root/x", ["/root/x"]],
+    ["df --output /root/x", ["/root/x"]],
+    ["file --files-from=/etc/shadow --magic-file /m", ["/etc/shadow", "/m"]],
+    ["type -a /root/x ls", ["/root/x"]],
+    ["which ./x ~/bin/y", ["./x", "~/bin/y"]],
+    ["command -pv /root/x", ["/root/x"]],
+    ["whereis -B /root/.ssh -f id_rsa", ["/root/.ssh"]],
+    ["find . -newer /a -anewer /b -samefile /c -newermc /d", [".", "/a", "/b", "/c", "/d"]],
+    ["find -files0-from /root/list", ["/root/list"]],
+    ["find src -exec cat /etc/shadow {} \\;", ["src", "/etc/shadow"]],
+    ["jq -L /root -n 1", ["/root"]],
+    ["history -r /root/.bash_history", ["/root/.bash_history"]],
+  ])("%j names %j", (command, paths) => {
+    expect(commandFileOperands(command)).toEqual({ paths, unknown: undefined });
+  });
+
+  it.each([
+    ["echo {/root,x}/*", "brace"],
+    ["echo src/{a,../../x}*", "brace"],
+    ["compgen -f /root/", "compgen"],
+    ["grep -d recurse KEY .", "folder tree"],
+    ["find . -execdir cat x \\;", "directory"],
+  ])("%j cannot be told (%s)", (command, why) => {
+    expect(commandFileOperands(command).unknown).toMatch(new RegExp(why));
   });
 
   it.each([
