@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import picomatch from "picomatch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   cachedGlobMatcherCount,
@@ -30,6 +31,58 @@ describe("globMatcher", () => {
     expect(first("src/.hidden/b.ts")).toBe(false);
     expect(first("SRC/a/b.ts")).toBe(false);
     expect(globMatcher("src/**/*.ts", { dot: true, nocase: true })("SRC/.x/b.ts")).toBe(true);
+  });
+
+  it("answers as picomatch's own matcher of the list, for every option and path", () => {
+    const patterns = [
+      ".env",
+      ".env.*",
+      "**/.git/**",
+      "src/**/*.{ts,tsx}",
+      "a?c/[xy]*.md",
+      "node_modules",
+      "**/secrets/*",
+      "[id].ts", // a path spelled as the pattern matches even where the glob would not
+      "(x)+y",
+    ];
+    const paths = [
+      "",
+      ".env",
+      ".ENV",
+      ".env.local",
+      "x/.env",
+      ".git/config",
+      "a/.git/HEAD",
+      "src/a.ts",
+      "src/b/c.tsx",
+      "src/.h/c.ts",
+      "abc/x1.md",
+      "abc/z.md",
+      "node_modules",
+      "node_modules/x",
+      "deep/secrets/key",
+      "[id].ts",
+      "i.ts",
+      "(x)+y",
+      "xxy",
+    ];
+    for (const dot of [false, true]) {
+      for (const nocase of [false, true]) {
+        const ours = globMatcher(patterns, { dot, nocase });
+        const theirs = picomatch(patterns, {
+          dot,
+          nocase,
+          noextglob: true,
+          nonegate: true,
+          windows: false,
+        });
+        for (const path of paths) {
+          expect(ours(path), `${path} dot=${dot} nocase=${nocase}`).toBe(Boolean(theirs(path)));
+        }
+      }
+    }
+    // No pattern matches nothing (an empty alternation would match every path).
+    expect(globMatcher([], { dot: true, nocase: true })("anything")).toBe(false);
   });
 
   it("keeps list members apart: a list is not the same as one pattern joined", () => {
