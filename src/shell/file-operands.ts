@@ -1,4 +1,5 @@
 import { commandName, namesLongOption, stdinScripts, substitutionBodies } from "./command-words.js";
+import { assignmentName } from "./environment-assignments.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
@@ -424,6 +425,21 @@ const testOperators = new Set([
   ...words("! ( ) -o -n -z -t -v -R = == != =~ < > -eq -ne -lt -le -gt -ge && || |"),
 ]);
 
+/**
+ * Variables whose value lists folders the shell or a program then searches, `:`-separated:
+ * `PATH=/root/.ssh type id_rsa` and `CDPATH=/root cd .ssh` ask whether files exist there.
+ */
+const searchPathVariables = new Set(["PATH", "CDPATH"]);
+/**
+ * Variables that change how a shell reads the text that follows (extended globs through
+ * `BASHOPTS`, a startup file through `BASH_ENV`): after them, file names cannot be read from it.
+ */
+const shellReadingVariables = new Set(["BASHOPTS", "SHELLOPTS", "BASH_ENV", "ENV"]);
+/** Commands whose arguments may be assignments the shell or the command makes (`export A=b`). */
+const assigningCommands = new Set(["export", "declare", "typeset", "local", "readonly", "env"]);
+/** git's options (before its subcommand) that name the folder or repository it works in. */
+const gitFolderOptions = new Set(["-C", "--git-dir", "--work-tree"]);
+
 /** Why a word's file name cannot be read from the text, or undefined when it can. */
 function unreadable(word: ShellWord): string | undefined {
   if (word.dynamic) return `'${word.value}' is built by expansion or substitution`;
@@ -437,9 +453,32 @@ function isProcessSubstitution(word: ShellWord): boolean {
   return (word.value.startsWith("<(") || word.value.startsWith(">(")) && !/[^\0]/.test(word.shadow);
 }
 
+/** The part of a word from `from` to `to` (a folder of `PATH=a:b`). */
+function part(word: ShellWord, from: number, to: number): ShellWord {
+  return { ...word, value: word.value.slice(from, to), shadow: word.shadow.slice(from, to) };
+}
+
 /** The rest of a word from `from` (an option's attached value: `--file=x`, `-fx`, `of=x`). */
 function rest(word: ShellWord, from: number): ShellWord {
   return { ...word, value: word.value.slice(from), shadow: word.shadow.slice(from) };
+}
+
+/** git's other options before the subcommand that take the next word as their value. */
+const gitOptionsWithValue = new Set([
+  "-c",
+  "--namespace",
+  "--exec-path",
+  "--config-env",
+  "--super-prefix",
+]);
+
+/** `shopt -s extglob` and `bash -O extglob`: patterns like `@(...)` become globs. */
+function turnsOnExtendedGlobs(name: string, args: readonly ShellWord[]): boolean {
+  const names = (word: ShellWord | undefined) =>
+    word !== undefined && (word.dynamic || word.value === "extglob");
+  if (name === "shopt") return args.some(names);
+  if (!shells.has(name)) return false;
+  return args.some((word, i) => (word.value === "-O" || word.value === "+O") && names(args[i + 1]));
 }
 
 class OperandCollector {
@@ -615,6 +654,7 @@ class OperandCollector {
     const nested = (body: string) => this.line(body, depth + 1);
     for (const word of simple.words) for (const body of word.substitutions) nested(body);
     for (const redirection of simple.redirections) this.redirection(redirection, depth);
+    this.assignments(simple.words);
     const unwrapped = unwrapCommand(simple.words);
     for (const script of unwrapped.scripts) nested(script);
     for (const stage of unwrapped.stages) {
@@ -658,6 +698,49 @@ class OperandCollector {
       }
     }
     if (name === "compgen") this.note("'compgen' lists file names");
+    if (name === "git") this.gitFolders(args);
+    if (turnsOnExtendedGlobs(name, args)) {
+      this.note("extended globs are turned on: the file names of what follows cannot be read");
+    }
+  }
+
+  /**
+   * Assignments in front of a command, and those `export`, `declare`, `env` and the like make:
+   * the folders of `PATH` and `CDPATH` are paths of the call, and a variable that changes how the
+   * shell reads what follows makes it unknown.
+   */
+  assignments(words: readonly ShellWord[]): void {
+    const first = words.findIndex((word) => assignmentName(word.value) === undefined);
+    const program = first === -1 ? undefined : words[first];
+    const assigning = program !== undefined && assigningCommands.has(commandName(program.value));
+    words.forEach((word, i) => {
+      if (i > first && first !== -1 && !assigning) return;
+      const name = assignmentName(word.value);
+      if (name === undefined) return;
+      if (shellReadingVariables.has(name)) {
+        this.note(`'${name}' changes how the shell reads the command`);
+      } else if (searchPathVariables.has(name)) {
+        let start = word.value.indexOf("=") + 1;
+        for (const folder of word.value.slice(start).split(":")) {
+          if (folder !== "") this.file(part(word, start, start + folder.length));
+          start += folder.length + 1;
+        }
+      }
+    });
+  }
+
+  /** `git -C DIR`, `--git-dir DIR`, `--work-tree=DIR` before the subcommand: folders it reads. */
+  gitFolders(args: readonly ShellWord[]): void {
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      if (word.dynamic || !word.value.startsWith("-")) return; // the subcommand
+      const equals = word.value.indexOf("=");
+      const option = equals === -1 ? word.value : word.value.slice(0, equals);
+      if (gitFolderOptions.has(option)) {
+        if (equals !== -1) this.file(rest(word, equals + 1));
+        else if (args[i + 1] !== undefined) this.file(args[++i] as ShellWord);
+      } else if (gitOptionsWithValue.has(option) && equals === -1) i++;
+    }
   }
 
   /**

@@ -298,15 +298,20 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     }
   });
 
-  // Known gaps, left open (see the red-team notes of session 8): they run unasked under a policy
-  // that allows the terminal tool (the defaults ask, for their risk).
-  it.fails.each([
+  // Red team, session 8, second round: search paths, git's folder, extended globs.
+  it.each([
     ["CDPATH=/root cd .ssh"], // cd's exit status: CDPATH makes '.ssh' mean /root/.ssh
     ["PATH=/root/.ssh type id_rsa"], // the lookup follows PATH
+    ["export PATH=/usr/bin:/root/.ssh; command -v id_rsa"],
+    ["env CDPATH=~ cd .ssh"],
+    ["PATH=/usr/bin:$X type id_rsa"], // a folder built by expansion
+    ["BASHOPTS=extglob bash -c 'cat .e@(nv)'"],
     ["git -C /root status"], // git runs in /root
-    ["sed -n '1r /root/x' README.md"], // sed's r command reads a file its script names
+    ["git --git-dir=/root/repo/.git log"],
+    ["git -c core.pager=cat --work-tree /root diff"],
     ["shopt -s extglob\ncat .e@(nv)"], // an extended glob: '.e@' is taken for the file
-  ])("still runs %j unasked", (command) => {
+    ["bash -O extglob -c 'cat .e@(nv)'"],
+  ])("asks for %j", (command) => {
     for (const policy of [defaults, permissive]) {
       expect(policy.decide(terminal(command)).kind, command).toBe("ask");
     }
@@ -328,6 +333,14 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
       "grep -d skip KEY README.md",
     ]) {
       expect(defaults.decide(terminal(command)).kind, command).toBe("allow");
+    }
+    for (const command of [
+      "PATH=bin:tools make",
+      "git -C src status",
+      "git --no-pager -c color.ui=never log -1",
+      "shopt -s nullglob",
+    ]) {
+      expect(defaults.commandFileConcern(terminal(command)), command).toBeUndefined();
     }
     for (const command of ["echo {a,b}*", "for f in src/{a,b}*.ts; do echo; done"]) {
       expect(defaults.commandFileConcern(terminal(command)), command).toBeUndefined();
