@@ -6,12 +6,17 @@ import { AuditStatus } from "../../src/execution/index.js";
 import { killed, sessionsGone, startChild } from "./crash-helpers.js";
 import { storeTargets, useStoreTarget } from "./store-targets.js";
 
-/** The ids of a child's log lines starting with `verb`, in order (repeats kept). */
+/**
+ * The ids of a child's log lines starting with `verb`, in order (repeats kept). A last line
+ * without its newline was torn by the kill (a write the kernel cut short: `RAN r9-` was seen)
+ * and is left out.
+ */
 function logged(logDir: string, file: string, verb: string): string[] {
   const path = join(logDir, file);
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8")
     .split("\n")
+    .slice(0, -1)
     .filter((line) => line.startsWith(`${verb} `))
     .map((line) => line.slice(verb.length + 1));
 }
