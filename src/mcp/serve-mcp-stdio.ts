@@ -39,12 +39,6 @@ export function serveMcpStdio(
   // and a line that is not a message is answered (the SDK drops it in silence).
   const transport = new StdioLineTransport(stdin, options.stdout ?? process.stdout, {
     maxMessageBytes,
-    onTooLong: (bytes) =>
-      options.onError?.(
-        new Error(
-          `Dropped a message of ${bytes} bytes: more than the ${maxMessageBytes} a message may have (it cannot be answered: its id is not read)`,
-        ),
-      ),
   });
   return serveStdio((ctx) => mcp.createServer(ctx), {
     transport,

@@ -45,8 +45,10 @@ export class StdioLineFraming {
         start = end;
       }
     }
-    if (whole.length > 0) pass(whole.length === 1 ? (whole[0] as Buffer) : Buffer.concat(whole));
+    // The unfinished tail is held first: whatever `pass` does (even throw), the next chunk
+    // continues the right line.
     if (last < chunk.length) this.#hold(chunk.subarray(last));
+    if (whole.length > 0) pass(whole.length === 1 ? (whole[0] as Buffer) : Buffer.concat(whole));
   }
 
   /** At the end of the stream: a last line without its newline, as it is, if there is one. */

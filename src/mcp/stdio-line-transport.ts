@@ -11,13 +11,15 @@ import { StdioLineFraming } from "./stdio-line-framing.js";
 
 /**
  * The MCP stdio transport `aintern mcp` serves on: one JSON-RPC message per line, cut from the
- * input by {@link StdioLineFraming} (whole lines only, each copied once; a line past
- * `maxMessageBytes` dropped as it arrives and reported to `onTooLong`), written one line per
+ * input by {@link StdioLineFraming} (whole lines only, each copied once), written one line per
  * message. Unlike the SDK's stdio transport, a line that is not a message is answered, as
  * JSON-RPC asks, instead of being dropped in silence: not JSON gets a parse error (-32700), a
- * batch or an object that is not a request an invalid-request error (-32600), with the request's
- * id when it has a usable one and `null` otherwise. A malformed response (the client's answer to
- * a request of ours) is reported through `onerror` only: answering an answer would start a loop.
+ * batch, an object that is not a request or a line past `maxMessageBytes` (dropped as it
+ * arrives, unread) an invalid-request error (-32600), with the request's id when it has a usable
+ * one and `null` otherwise. An object without a method but with an id, a result or an error is
+ * taken for a malformed response (the client's answer to a request of ours) and only reported
+ * through `onerror`: its id is one of ours, and an answer to an answer could loop. Errors thrown
+ * by `onerror` or `onmessage` are caught: one bad line never stops the reading.
  *
  * @internal
  */
@@ -35,14 +37,23 @@ export class StdioLineTransport implements Transport {
    * @param stdin the client's messages.
    * @param stdout where the answers go.
    */
-  constructor(
-    stdin: Readable,
-    stdout: Writable,
-    options: { readonly maxMessageBytes: number; readonly onTooLong: (bytes: number) => void },
-  ) {
+  constructor(stdin: Readable, stdout: Writable, options: { readonly maxMessageBytes: number }) {
     this.#stdin = stdin;
     this.#stdout = stdout;
-    this.#framing = new StdioLineFraming(options.maxMessageBytes, options.onTooLong);
+    const limit = options.maxMessageBytes;
+    this.#framing = new StdioLineFraming(limit, (bytes) => {
+      const more = `more than the ${limit} a message may have`;
+      this.#answer(
+        null,
+        INVALID_REQUEST,
+        `Invalid Request: a message of ${bytes} bytes was dropped unread, ${more}`,
+      );
+      this.#report(
+        new Error(
+          `Dropped a message of ${bytes} bytes: ${more} (it cannot be answered by its id: it was not read)`,
+        ),
+      );
+    });
   }
 
   async start(): Promise<void> {
@@ -56,7 +67,7 @@ export class StdioLineTransport implements Transport {
     stdin.on("data", this.#onData);
     stdin.on("error", this.#onStreamError);
     stdin.on("end", this.#onEnd);
-    stdin.on("close", this.#onEnd);
+    stdin.on("close", this.#onClose);
     this.#stdout.on("error", this.#onStdoutError);
   }
 
@@ -94,10 +105,11 @@ export class StdioLineTransport implements Transport {
     stdin.off("data", this.#onData);
     stdin.off("error", this.#onStreamError);
     stdin.off("end", this.#onEnd);
-    stdin.off("close", this.#onEnd);
-    // A write failing after the close (the client gone: EPIPE) must not crash the process.
+    stdin.off("close", this.#onClose);
+    // A write failing after the close (the client gone: EPIPE) must not crash the process; one
+    // such listener serves every transport that used the stream.
     this.#stdout.off("error", this.#onStdoutError);
-    this.#stdout.on("error", ignore);
+    if (!this.#stdout.listeners("error").includes(ignore)) this.#stdout.on("error", ignore);
     if (stdin.listenerCount("data") === 0) stdin.pause();
     this.onclose?.();
   }
@@ -118,21 +130,36 @@ export class StdioLineTransport implements Transport {
     }
   };
 
+  /** The input ended: a last line without its newline is still a message. */
   readonly #onEnd = (): void => {
     const last = this.#framing.end();
     if (last !== undefined && !this.#closed) this.#line(last.toString("utf8"));
     void this.close();
   };
 
+  /** The input closed without ending (destroyed, an error): a line cut short is dropped. */
+  readonly #onClose = (): void => {
+    this.#framing.end();
+    void this.close();
+  };
+
   readonly #onStreamError = (error: Error): void => {
-    this.onerror?.(error);
+    this.#report(error);
   };
 
   readonly #onStdoutError = (error: Error): void => {
     if (this.#closed) return;
-    this.onerror?.(error);
+    this.#report(error);
     void this.close();
   };
+
+  #report(error: unknown): void {
+    try {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // A reporter that throws must not stop the reading.
+    }
+  }
 
   /** One line: a message passed on, or the error it gets, or nothing for a blank line. */
   #line(raw: string): void {
@@ -157,12 +184,16 @@ export class StdioLineTransport implements Transport {
     try {
       message = parseJSONRPCMessage(value);
     } catch (error) {
-      const problem = new Error(`A line is not a JSON-RPC message: ${describe(error)}`);
-      if (isResponseLike(value)) this.onerror?.(problem);
-      else this.#answer(requestId(value), INVALID_REQUEST, `Invalid Request: ${problem.message}`);
+      const problem = `not a JSON-RPC message (${firstIssue(error)})`;
+      if (isResponseLike(value)) this.#report(new Error(`A line is ${problem}`));
+      else this.#answer(requestId(value), INVALID_REQUEST, `Invalid Request: ${problem}`);
       return;
     }
-    this.onmessage?.(message);
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.#report(error);
+    }
   }
 
   #answer(id: string | number | null, code: number, message: string): void {
@@ -172,7 +203,7 @@ export class StdioLineTransport implements Transport {
     try {
       this.#stdout.write(line);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.#report(error);
     }
   }
 }
@@ -184,15 +215,40 @@ function describe(error: unknown): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
-/** An object with a `result` or an `error` and no `method`: a response, however malformed. */
-function isResponseLike(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  return !("method" in value) && ("result" in value || "error" in value);
+/** The first problem a schema error names, `path: message`, briefly. */
+function firstIssue(error: unknown): string {
+  type Issue = { path?: readonly PropertyKey[]; message?: string; errors?: Issue[][] };
+  let issues = (error as { issues?: Issue[] } | undefined)?.issues;
+  // A union's own issue says only "invalid input": its members' say what was wrong, and the
+  // member with the fewest problems (a request's, for a request) is the one meant.
+  for (let depth = 0; depth < 8 && issues?.[0]?.errors !== undefined; depth++) {
+    const members = issues[0].errors;
+    if (members.length === 0) break;
+    issues = members.reduce((best, member) => (member.length < best.length ? member : best));
+  }
+  const issue = issues?.[0];
+  if (issue?.message === undefined) return describe(error);
+  const path = issue.path !== undefined && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return describe(`${path}${issue.message}`);
 }
 
-/** The id of a malformed request when it is one JSON-RPC allows (a string or a number). */
+/**
+ * An object without a method but with an id, a result or an error: a response (to a request
+ * of ours), however malformed.
+ */
+function isResponseLike(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || "method" in value) return false;
+  return "id" in value || "result" in value || "error" in value;
+}
+
+/**
+ * The id of a malformed request when it is one JSON-RPC allows and JSON can carry back as it
+ * came (a string, or a number a double holds exactly).
+ */
 function requestId(value: unknown): string | number | null {
   if (typeof value !== "object" || value === null || !("id" in value)) return null;
   const id = (value as { id: unknown }).id;
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+  if (typeof id === "string") return id;
+  const exact = typeof id === "number" && Number.isFinite(id);
+  return exact && (!Number.isInteger(id) || Number.isSafeInteger(id)) ? id : null;
 }

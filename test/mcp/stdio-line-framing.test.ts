@@ -127,6 +127,10 @@ describe("serveMcpStdio and a message past its limit", () => {
       const small = await answered(3);
       expect(JSON.stringify(small.result)).toContain("small");
       expect(answers.find((a) => a.id === 2)).toBeUndefined();
+      // Answered all the same, with the null id JSON-RPC uses when a request's id is unknown.
+      expect(answers.find((a) => a.id === null)).toMatchObject({
+        error: { code: -32600, message: expect.stringMatching(/of \d+ bytes was dropped unread/) },
+      });
       expect(errors.join("\n")).toMatch(/Dropped a message of \d+ bytes: more than the 65536/);
     } finally {
       await handle.close();
