@@ -10,10 +10,12 @@ export interface ServeMcpStdioOptions {
   /** Default `process.stdout`. */
   readonly stdout?: Writable;
   /**
-   * The largest message accepted. Default 64 MiB: a larger line cannot be answered (it has no
-   * readable id) and is dropped with an error report.
+   * The largest message accepted. Default 64 MiB: a larger line is dropped as it arrives, unread,
+   * answered with an invalid-request error whose id is `null` (its own id was not read), and
+   * reported to `onError`.
    */
   readonly maxMessageBytes?: number;
+  /** Told of what goes wrong on the connection: dropped lines, malformed responses, write errors. */
   readonly onError?: (error: Error) => void;
 }
 
