@@ -44,24 +44,43 @@ export async function migrateStore(
   return (result.results ?? []).map((item) => item.migrationName);
 }
 
+/** How many times a migration meeting another client's drop is tried in all. */
+const othersDropAttempts = 10;
+
+/** The wait before retry `attempt` (1-based): 10 ms, doubling, at most 250 ms (1.5 s in all). */
+function othersDropDelayMs(attempt: number): number {
+  return Math.min(250, 10 * 2 ** (attempt - 1));
+}
+
 /**
  * Kysely's migrator looks for its tables among every schema's tables; a schema another client
  * drops at that moment makes the lookup fail ("schema ... does not exist", "could not open
- * relation"), although nothing is wrong with this store's schema. Such a failure is retried.
+ * relation"), although nothing is wrong with this store's schema. Such a failure is retried,
+ * after a wait that doubles: clients dropping schemas one after another (a test suite cleaning
+ * up in parallel) once failed five immediate tries in a row. Internal to the folder (exported
+ * for its test).
  */
-async function migrateRetryingOthersDrops(
-  migrator: Migrator,
+export async function migrateRetryingOthersDrops(
+  migrator: Pick<Migrator, "migrateToLatest">,
   schema: string,
+  wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<MigrationResultSet> {
   for (let attempt = 1; ; attempt++) {
+    let result: MigrationResultSet;
     try {
-      const result = await migrator.migrateToLatest();
-      if (attempt < 5 && isOthersDrop(result.error, schema)) continue;
-      return result;
+      result = await migrator.migrateToLatest();
     } catch (error) {
-      if (attempt < 5 && isOthersDrop(error, schema)) continue;
+      if (attempt < othersDropAttempts && isOthersDrop(error, schema)) {
+        await wait(othersDropDelayMs(attempt));
+        continue;
+      }
       throw error;
     }
+    if (attempt < othersDropAttempts && isOthersDrop(result.error, schema)) {
+      await wait(othersDropDelayMs(attempt));
+      continue;
+    }
+    return result;
   }
 }
 

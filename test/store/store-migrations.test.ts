@@ -3,7 +3,7 @@ import { Kysely, Migrator, NO_MIGRATIONS, PostgresDialect, SqliteDialect } from 
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { StoreMigrationError } from "../../src/store/index.js";
-import { isOthersDrop } from "../../src/store/migrate-store.js";
+import { isOthersDrop, migrateRetryingOthersDrops } from "../../src/store/migrate-store.js";
 import { migrationTableNames, storeMigrations } from "../../src/store/store-migrations.js";
 import { postgresUrl, type StoreTarget, storeTargets, useStoreTarget } from "./store-targets.js";
 
@@ -89,6 +89,46 @@ describe("store migrations on a database they did not make", () => {
 });
 
 describe("a migration that meets another client's schema going away", () => {
+  /** A migrator whose first `failures` runs meet `error`; the ones after succeed. */
+  function migrator(failures: number, error: Error) {
+    let runs = 0;
+    return {
+      runs: () => runs,
+      migrateToLatest: async () => {
+        runs++;
+        return runs <= failures ? { error } : { results: [] };
+      },
+    };
+  }
+  const theirs = new Error('schema "theirs" does not exist');
+
+  it("is retried after a wait that doubles, until the drops stop", async () => {
+    const waits: number[] = [];
+    const six = migrator(6, theirs);
+    const result = await migrateRetryingOthersDrops(six, "mine", async (ms) => {
+      waits.push(ms);
+    });
+    expect(result.error).toBeUndefined();
+    expect(six.runs()).toBe(7);
+    expect(waits).toEqual([10, 20, 40, 80, 160, 250]);
+  });
+
+  it("gives up after ten tries, and never retries a failure of its own schema", async () => {
+    const waits: number[] = [];
+    const record = async (ms: number) => {
+      waits.push(ms);
+    };
+    const always = migrator(100, theirs);
+    expect((await migrateRetryingOthersDrops(always, "mine", record)).error).toBe(theirs);
+    expect(always.runs()).toBe(10);
+    waits.length = 0;
+    const mine = new Error('schema "mine" does not exist');
+    const own = migrator(100, mine);
+    expect((await migrateRetryingOthersDrops(own, "mine", record)).error).toBe(mine);
+    expect(own.runs()).toBe(1);
+    expect(waits).toEqual([]);
+  });
+
   it("is retried for PostgreSQL's own errors of that kind, and not for a plain failure", async () => {
     const client = new pg.Client({ connectionString: postgresUrl });
     await client.connect();
