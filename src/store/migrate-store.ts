@@ -28,7 +28,7 @@ export async function migrateStore(
   });
   let result: MigrationResultSet | undefined;
   if (sqlite === undefined) {
-    result = await migrateRetryingOthersDrops(migrator, target.schema);
+    result = await retryingOthersDrops(() => migrator.migrateToLatest(), target.schema);
   } else {
     sqlite.exec("BEGIN IMMEDIATE");
     try {
@@ -57,18 +57,18 @@ function othersDropDelayMs(attempt: number): number {
  * drops at that moment makes the lookup fail ("schema ... does not exist", "could not open
  * relation"), although nothing is wrong with this store's schema. Such a failure is retried,
  * after a wait that doubles: clients dropping schemas one after another (a test suite cleaning
- * up in parallel) once failed five immediate tries in a row. Internal to the folder (exported
- * for its test).
+ * up in parallel) once failed five immediate tries in a row. `migrate` runs the migrator once
+ * (`migrateToLatest`, `migrateTo`). Internal to the folder (exported for its tests).
  */
-export async function migrateRetryingOthersDrops(
-  migrator: Pick<Migrator, "migrateToLatest">,
+export async function retryingOthersDrops(
+  migrate: () => Promise<MigrationResultSet>,
   schema: string,
   wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<MigrationResultSet> {
   for (let attempt = 1; ; attempt++) {
     let result: MigrationResultSet;
     try {
-      result = await migrator.migrateToLatest();
+      result = await migrate();
     } catch (error) {
       if (attempt < othersDropAttempts && isOthersDrop(error, schema)) {
         await wait(othersDropDelayMs(attempt));
