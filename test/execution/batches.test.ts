@@ -253,8 +253,9 @@ describe("ToolExecutor.executeBatch: parallel batches and license tiers", () => 
       options: { maxConcurrentExecutions: 10 },
     });
 
+    // 100 ms apart: a loaded CI machine once started them far enough apart to swap two 10 ms ones.
     const results = await executor.executeBatch(
-      steps(4, (n) => 40 - n * 10),
+      steps(4, (n) => 400 - n * 100),
       { allowParallel: true, maxParallelism: 4 },
     );
 
