@@ -713,10 +713,11 @@ class OperandCollector {
     const first = words.findIndex((word) => assignmentName(word.value) === undefined);
     const program = first === -1 ? undefined : words[first];
     const assigning = program !== undefined && assigningCommands.has(commandName(program.value));
-    words.forEach((word, i) => {
-      if (i > first && first !== -1 && !assigning) return;
+    // The words in front of the command, or all of them when the command itself assigns.
+    const considered = first === -1 || assigning ? words : words.slice(0, first);
+    for (const word of considered) {
       const name = assignmentName(word.value);
-      if (name === undefined) return;
+      if (name === undefined) continue;
       if (shellReadingVariables.has(name)) {
         this.note(`'${name}' changes how the shell reads the command`);
       } else if (searchPathVariables.has(name)) {
@@ -726,7 +727,7 @@ class OperandCollector {
           start += folder.length + 1;
         }
       }
-    });
+    }
   }
 
   /** `git -C DIR`, `--git-dir DIR`, `--work-tree=DIR` before the subcommand: folders it reads. */
