@@ -5,7 +5,7 @@ import {
   killCallProcesses,
   outputPipesOf,
   statOf,
-} from "./kill-process-tree.js";
+} from "../sandbox/kill-process-tree.js";
 
 /** After the call's processes are killed, output still not closed within this is abandoned. */
 const closeGraceMs = 200;

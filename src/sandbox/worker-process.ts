@@ -6,6 +6,12 @@ import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import type { ToolProgress } from "../context/index.js";
 import { type ToolResult, toolResultFromJson } from "../result/index.js";
+import {
+  type CallProcessMarks,
+  killCallProcesses,
+  markerVariable,
+  statOf,
+} from "./kill-process-tree.js";
 import { ResidentMemoryWatch, readMemoryUse } from "./memory-watchdog.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
 import { OutputCapture } from "./output-capture.js";
@@ -165,6 +171,8 @@ export class WorkerProcess {
   readonly #stderrClosed: Promise<void>;
   // Makes the run-end markers of this worker's output unguessable by the tools it runs.
   readonly #salt = crypto.randomUUID();
+  /** How the worker's processes are found on Linux (see {@link killCallProcesses}). */
+  #marks: CallProcessMarks | undefined;
   #saltSent = false;
   // The tools this worker has loaded, by their WorkerTool number.
   readonly #loaded = new Set<number>();
@@ -211,14 +219,25 @@ export class WorkerProcess {
       execArgv: config.execArgv,
       workerArgs: [JSON.stringify({ ...config.limits, preload: config.preload })],
     });
+    // Marks the worker's processes: a tool's children that leave its process group (the
+    // terminal tool's shells do) are found by it, or by descent, when the worker is killed.
+    const marker = crypto.randomUUID();
     this.#child = spawn(launch.command, launch.args, {
       detached: true,
       stdio: ["ignore", "pipe", "pipe", "pipe"],
-      env: config.env ?? process.env,
+      env: { ...(config.env ?? process.env), [markerVariable]: marker },
       ...(config.cwd !== undefined && { cwd: config.cwd }),
       windowsHide: true,
     });
     this.pid = this.#child.pid;
+    if (this.pid !== undefined && process.platform === "linux") {
+      this.#marks = {
+        pid: this.pid,
+        environmentMarker: `${markerVariable}=${marker}`,
+        pipes: [],
+        startTime: statOf(this.pid)?.startTime ?? 0,
+      };
+    }
     this.#channel = this.#child.stdio[3] as Socket;
     const stdout = this.#child.stdout as Readable;
     const stderr = this.#child.stderr as Readable;
@@ -586,6 +605,11 @@ export class WorkerProcess {
   #killGroup(): void {
     const pid = this.pid;
     if (pid === undefined) return;
+    if (this.#marks !== undefined) {
+      // The group, and the processes the tool started in groups of their own.
+      killCallProcesses(this.#marks);
+      return;
+    }
     try {
       if (process.platform === "win32") this.#child.kill("SIGKILL");
       // The negative pid names the process group: the worker and everything the tool started.

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -278,6 +278,37 @@ describe("ProcessSandbox: tools that will not stop", () => {
     expect(run.grandchildPid).toBeGreaterThan(0);
     await expectNothingLeft(run.pid, run.grandchildPid);
     await expectPoolWorks(sandbox, run.pid);
+  });
+
+  it("kills a command the tool started in a process group of its own, as the terminal tool does", async () => {
+    await ready(sandbox);
+    const file = "should-not-exist";
+    const run = await runTool(sandbox, tools.detachedShell, {
+      timeoutMs: 10_000,
+      cancelOnPid: true,
+      parameters: { folder, file },
+    });
+    expect(run.outcome).toEqual({ kind: "aborted", mayStillBeRunning: false });
+    expect(run.grandchildPid).toBeGreaterThan(0);
+    // Dead when the run ends, not some time later: the run's end is what the audit records.
+    expect(isDead(run.grandchildPid as number)).toBe(true);
+    await expectNothingLeft(run.pid, run.grandchildPid);
+    // The shell would have touched the file 1.5 s after it started.
+    await new Promise((resolve) => setTimeout(resolve, 1_800));
+    expect(existsSync(join(folder, file))).toBe(false);
+  });
+
+  it("kills what such a command moved out of reach with setsid, found by the command's marker", async () => {
+    await ready(sandbox);
+    const run = await runTool(sandbox, tools.escapedGrandchild, {
+      timeoutMs: 10_000,
+      cancelOnPid: true,
+      parameters: { folder },
+    });
+    expect(run.outcome).toEqual({ kind: "aborted", mayStillBeRunning: false });
+    expect(run.grandchildPid).toBeGreaterThan(0);
+    expect(isDead(run.grandchildPid as number)).toBe(true);
+    await expectNothingLeft(run.pid, run.grandchildPid);
   });
 
   it("kills the group on cancellation through the signal, not only on timeout", async () => {

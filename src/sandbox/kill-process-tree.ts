@@ -1,14 +1,18 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /**
- * Finds and kills every process a shell command started, including those that left its
- * process group (`setsid cmd &`) or were re-parented when their parent exited: on Linux, a
- * process is the call's when it descends from the shell (ppid chain), holds one of the call's
- * output pipes, or carries the call's marker in its environment. Elsewhere only the process
- * group is killed.
+ * Finds and kills every process a shell command (or a sandbox worker) started, including those
+ * that left its process group (`setsid cmd &`) or were re-parented when their parent exited: on
+ * Linux, a process is the call's when it descends from the shell (ppid chain), holds one of the
+ * call's output pipes, or carries in its environment the call's marker or the marker of another
+ * of the call's processes (a shell started inside a sandbox worker marks its own children).
+ * Elsewhere only the process group is killed.
  *
  * @internal
  */
+
+/** The environment variable a call's marker is put in. */
+export const markerVariable = "AINTERN_CALL";
 
 /** How a call's processes are recognised. */
 export interface CallProcessMarks {
@@ -38,14 +42,23 @@ export function outputPipesOf(pid: number): string[] {
   return pipes;
 }
 
-/** A process's parent and start time (clock ticks since boot), from `/proc/<pid>/stat`. */
-export function statOf(pid: string | number): { parent: number; startTime: number } | undefined {
+/**
+ * A process's parent, start time (clock ticks since boot) and whether it has exited (a zombie
+ * waiting to be reaped), from `/proc/<pid>/stat`.
+ */
+export function statOf(
+  pid: string | number,
+): { parent: number; startTime: number; exited: boolean } | undefined {
   if (!onLinux) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name may hold spaces and parentheses: fields start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { parent: Number(fields[1]), startTime: Number(fields[19]) };
+    return {
+      parent: Number(fields[1]),
+      startTime: Number(fields[19]),
+      exited: fields[0] === "Z" || fields[0] === "X",
+    };
   } catch {
     return undefined;
   }
@@ -67,11 +80,15 @@ function holdsPipe(pid: string, pipes: readonly string[]): boolean {
   return false;
 }
 
-function carriesMarker(pid: string, marker: string): boolean {
+/** The process's `AINTERN_CALL=...` entry, if its environment has one. */
+function markerOf(pid: string): string | undefined {
   try {
-    return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(marker);
+    const prefix = `${markerVariable}=`;
+    return readFileSync(`/proc/${pid}/environ`, "latin1")
+      .split("\0")
+      .find((entry) => entry.startsWith(prefix));
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -86,28 +103,39 @@ export function findCallProcesses(marks: CallProcessMarks): number[] {
   }
   const self = String(process.pid);
   const parents = new Map<number, number>();
+  const markers = new Map<number, string>();
   const found = new Set<number>();
   for (const entry of entries) {
     if (entry === self) continue;
     const pid = Number(entry);
     const stat = statOf(entry);
-    // Processes older than the shell cannot be the call's: skip the costly checks.
-    if (stat === undefined || stat.startTime < marks.startTime) continue;
+    // Processes older than the shell cannot be the call's: skip the costly checks. One that
+    // has exited runs no code, and its children were re-parented when it exited.
+    if (stat === undefined || stat.startTime < marks.startTime || stat.exited) continue;
     parents.set(pid, stat.parent);
-    if (
-      pid === marks.pid ||
-      holdsPipe(entry, marks.pipes) ||
-      carriesMarker(entry, marks.environmentMarker)
-    ) {
+    const marker = markerOf(entry);
+    if (marker !== undefined) markers.set(pid, marker);
+    if (pid === marks.pid || marker === marks.environmentMarker || holdsPipe(entry, marks.pipes)) {
       found.add(pid);
     }
   }
-  // Descendants of anything found so far.
+  // Descendants of anything found so far, and carriers of a found process's marker.
+  const foundMarkers = new Set([marks.environmentMarker]);
   let grew = true;
   while (grew) {
     grew = false;
+    for (const pid of found) {
+      const marker = markers.get(pid);
+      if (marker !== undefined) foundMarkers.add(marker);
+    }
     for (const [pid, parent] of parents) {
-      if (!found.has(pid) && (found.has(parent) || parent === marks.pid)) {
+      if (found.has(pid)) continue;
+      const marker = markers.get(pid);
+      if (
+        found.has(parent) ||
+        parent === marks.pid ||
+        (marker !== undefined && foundMarkers.has(marker))
+      ) {
         found.add(pid);
         grew = true;
       }
@@ -126,13 +154,15 @@ function kill(pid: number): void {
 
 /**
  * Kills the call's process group and every process {@link findCallProcesses} finds, again
- * until none is left (a process may fork while it is being killed), at most a few rounds.
+ * until none is left (a process may fork while it is being killed), at most a few rounds. The
+ * first search runs before the group is killed: once a process dies its children are
+ * re-parented, and that they descended from it can no longer be seen.
  */
 export function killCallProcesses(marks: CallProcessMarks): void {
+  let left = findCallProcesses(marks);
   kill(-marks.pid);
-  for (let round = 0; round < 5; round++) {
-    const left = findCallProcesses(marks);
-    if (left.length === 0) return;
+  for (let round = 0; round < 5 && left.length > 0; round++) {
     for (const pid of left) kill(pid);
+    left = findCallProcesses(marks);
   }
 }
