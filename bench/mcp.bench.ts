@@ -9,6 +9,9 @@
  *       whose speed changes from second to second slows both sides of a pair alike)
  *   (d) throughput of 64 calls in flight from one client (list-directory; and file reads, both
  *       servers)
+ *   (e) the floor of (c): the same read through a bare server on the same MCP SDK and stdio
+ *       transport (bare-read-server.ts: readFileSync, no policy, no audit), so (c) splits into
+ *       what the SDK costs against the official server and what aintern's guard adds
  * Each figure is the wall time per call seen by the client, and the server process's CPU time per
  * call (from /proc, Linux), which a loaded machine colours less.
  *
@@ -209,9 +212,16 @@ export async function run(): Promise<boolean> {
     `sqlite:${join(workspace, ".audit-mcp.db")}`,
   ]);
   const official = await connect([filesystemServer, workspace]);
+  const bare = await connect([
+    "--import",
+    "tsx",
+    join(root, "bench/bare-read-server.ts"),
+    workspace,
+  ]);
   const listDirectory = { name: "list-directory", arguments: { path: "." } };
   const readAintern = { name: "file-read", arguments: { path: "notes.md" } };
   const readOfficial = { name: "read_text_file", arguments: { path: file } };
+  const readBare = { name: "read", arguments: { path: "notes.md" } };
   // The stages of a guarded read, each alone in this process, and the official server's own
   // handler alone (validatePath + readFileContent from its lib.js, as its read_text_file runs).
   const officialLib = (await import(
@@ -274,12 +284,16 @@ export async function run(): Promise<boolean> {
     tputList: [] as number[],
     tputReadA: [] as number[],
     tputReadO: [] as number[],
+    readBare: [] as number[],
+    readBareCpu: [] as number[],
+    bareRatio: [] as number[],
   };
   try {
     if (!existsSync(built)) process.stdout.write("(dist/ not built: the server runs under tsx)\n");
     for (let i = 0; i < WARMUP; i++) {
       failIfError(await aintern.client.callTool(readAintern));
       failIfError(await official.client.callTool(readOfficial));
+      failIfError(await bare.client.callTool(readBare));
       if (i % 3 === 0) failIfError(await aintern.client.callTool(listDirectory));
     }
     for (let round = 0; round < ROUNDS; round++) {
@@ -298,6 +312,16 @@ export async function run(): Promise<boolean> {
         official.pid,
         figures.pairRatios,
       );
+      // The floor, right after the pairs of (c): the official server again beside it.
+      const readBareTiming = await sequential(N, bare.pid, async () =>
+        failIfError(await bare.client.callTool(readBare)),
+      );
+      const readOfficialAgain = await sequential(N, official.pid, async () =>
+        failIfError(await official.client.callTool(readOfficial)),
+      );
+      figures.readBare.push(readBareTiming.wall);
+      figures.readBareCpu.push(readBareTiming.cpu);
+      figures.bareRatio.push(readBareTiming.wall / readOfficialAgain.wall);
       for (const [stage, call] of Object.entries(stageCalls)) {
         stages.get(stage)!.push(await cpuPerCall(N, call));
       }
@@ -338,6 +362,7 @@ export async function run(): Promise<boolean> {
   } finally {
     await aintern.client.close();
     await official.client.close();
+    await bare.client.close();
     await runtime.close();
     await rm(workspace, { recursive: true, force: true });
   }
@@ -363,6 +388,13 @@ export async function run(): Promise<boolean> {
     ],
     ["    ratio of the rounds' wall times", `${spread(figures.ratio, 2)}x`],
     ["(c) ratio, server CPU", `${spread(figures.cpuRatio, 2)}x`],
+    ["(e) file read, bare SDK server (no guard)", `${spread(figures.readBare)} µs/call`],
+    ["    server CPU", `${spread(figures.readBareCpu)} µs/call`],
+    ["    ratio, wall, to the official server", `${spread(figures.bareRatio, 2)}x`],
+    [
+      "    aintern's guard adds, wall ((c) − (e))",
+      `${spread(figures.readA.map((a, i) => a - figures.readBare[i]!))} µs/call`,
+    ],
     [`(d) ${IN_FLIGHT} in flight, list-directory, aintern`, `${spread(figures.tputList)} calls/s`],
     [`(d) ${IN_FLIGHT} in flight, file read, aintern`, `${spread(figures.tputReadA)} calls/s`],
     [`(d) ${IN_FLIGHT} in flight, file read, official`, `${spread(figures.tputReadO)} calls/s`],
