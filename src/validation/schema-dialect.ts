@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type Options } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { linearTimeRegExp } from "./linear-time-reg-exp.js";
 
 /** The JSON Schema dialects the validator compiles with. */
 export type SchemaDialect = "draft-07" | "2019-09" | "2020-12";
@@ -32,6 +33,8 @@ const options: Options = {
   strictNumbers: true,
   verbose: true,
   ownProperties: true,
+  // Linear-time matching: a model's argument cannot stall the process on a backtracking pattern.
+  code: { regExp: linearTimeRegExp },
 };
 
 const canonicalUris: Readonly<Record<SchemaDialect, string>> = {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { ToolValidator } from "../../src/validation/index.js";
+import { linearTimeRegExp } from "../../src/validation/linear-time-reg-exp.js";
+
+// A schema pattern that backtracks: JavaScript's engine takes about 2^n steps on n `a`s and a
+// `!` (28 of them: about 6 s). A model chooses the argument, so one call could stall the server.
+const backtracking = {
+  type: "object",
+  properties: {
+    name: { type: "string", pattern: "^(a+)+$" },
+    tag: { type: "string", pattern: "^(\\w+\\s?)*$" },
+  },
+  patternProperties: { "^(x+x+)+y$": { type: "number" } },
+} as const;
+
+describe("schema patterns that backtrack", () => {
+  const validator = new ToolValidator();
+
+  it("judge an adversarial argument at once, refusing it", () => {
+    const started = performance.now();
+    const result = validator.validateAgainstSchema(
+      { name: `${"a".repeat(40)}!`, tag: `${"word ".repeat(20)}!` },
+      backtracking,
+    );
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(result.isValid).toBe(false);
+    expect(result.errors.map((e) => e.parameterName).sort()).toEqual(["name", "tag"]);
+  });
+
+  it("judge patternProperties keys at once", () => {
+    const started = performance.now();
+    const result = validator.validateAgainstSchema(
+      { [`${"x".repeat(40)}`]: "not a number" },
+      backtracking,
+    );
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(result.isValid).toBe(true);
+  });
+
+  it("still accept what the patterns match", () => {
+    const result = validator.validateAgainstSchema(
+      { name: "aaaa", tag: "one two", xxy: 3 },
+      backtracking,
+    );
+    expect(result.isValid).toBe(true);
+  });
+});
+
+describe("linearTimeRegExp", () => {
+  it("searches, as JSON Schema's pattern does (not anchored)", () => {
+    expect(linearTimeRegExp("[0-9]+", "u").test("abc123")).toBe(true);
+    expect(linearTimeRegExp("^[0-9]+$", "u").test("abc123")).toBe(false);
+    expect(linearTimeRegExp("\\p{L}+", "u").test("été")).toBe(true);
+  });
+
+  it("runs a pattern RE2 cannot (lookahead, backreference) on JavaScript's engine", () => {
+    const lookahead = linearTimeRegExp("^(?=.*[0-9])[a-z0-9]+$", "u");
+    expect(lookahead).toBeInstanceOf(RegExp);
+    expect(lookahead.test("abc1")).toBe(true);
+    expect(lookahead.test("abc")).toBe(false);
+    expect(linearTimeRegExp("^(a)\\1$", "u").test("aa")).toBe(true);
+  });
+
+  it("names each pattern apart (Ajv keys compiled patterns by that name)", () => {
+    expect(String(linearTimeRegExp("a+", "u"))).not.toBe(String(linearTimeRegExp("b+", "u")));
+  });
+});
