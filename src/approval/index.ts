@@ -39,3 +39,4 @@ export {
   type RememberedPermissionsConfig,
   type RememberRequest,
 } from "./remembered-permissions.js";
+export { suggestPathPattern } from "./suggest-path-pattern.js";

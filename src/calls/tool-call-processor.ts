@@ -195,6 +195,11 @@ export class ToolCallProcessor {
   readonly permissions: RememberedPermissions;
   /** The session of calls given none; default `"default"`. */
   readonly sessionId: string;
+  /**
+   * The workspace root every call's paths are resolved against (the config's), or undefined
+   * when there is none.
+   */
+  readonly workspacePath: string | undefined;
   readonly #config: ToolCallProcessorConfig;
   readonly #services: ServiceProvider;
   readonly #gate: CallGate;
@@ -208,6 +213,7 @@ export class ToolCallProcessor {
     this.policy = config.policy ?? new ApprovalPolicy();
     this.permissions = config.permissions ?? new RememberedPermissions();
     this.sessionId = checkedSessionId(config.sessionId) ?? defaultSessionId;
+    this.workspacePath = config.workspacePath;
     this.#services = config.services ?? new ServiceContainer();
     this.#gate = new CallGate({
       registry: this.executor.registry,

@@ -2,7 +2,10 @@ import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
 import type { ApprovalHandler, ApprovalPromptDetails, ToolCallRequest } from "../calls/index.js";
 import { ApprovalDecision } from "../calls/index.js";
-import { RiskLevelMetadata } from "../core/index.js";
+import { displayText, RiskLevelMetadata } from "../core/index.js";
+
+/** The most characters of one line of the prompt; the middle of a longer one is cut. */
+const maxShownLength = 4_000;
 
 /** Streams a {@link TerminalApprovalHandler} talks through (default: stdin / stdout). */
 export interface TerminalApprovalHandlerConfig {
@@ -43,12 +46,21 @@ export class TerminalApprovalHandler implements ApprovalHandler {
     const ask = (q: string) => rl.question(q, { signal });
     try {
       const risk = RiskLevelMetadata.getInfo(request.riskLevel);
-      this.#output.write(`\n${risk.displayName.toUpperCase()}  ${request.executionSummary}\n`);
+      // What the model wrote reaches the terminal escaped: an ANSI sequence or a carriage return
+      // in a command could otherwise draw another command over it.
+      const shown = (text: string) => displayText(text, { maxLength: maxShownLength });
       this.#output.write(
-        `  tool: ${request.toolId}   arguments: ${JSON.stringify(request.parameters)}\n`,
+        `\n${risk.displayName.toUpperCase()}  ${shown(request.executionSummary)}\n`,
       );
-      if (details?.reason !== undefined) this.#output.write(`  why asked: ${details.reason}\n`);
-      if (details?.warning !== undefined) this.#output.write(`  WARNING: ${details.warning}\n`);
+      this.#output.write(
+        `  tool: ${shown(request.toolId)}   arguments: ${shown(JSON.stringify(request.parameters))}\n`,
+      );
+      if (details?.reason !== undefined) {
+        this.#output.write(`  why asked: ${shown(details.reason)}\n`);
+      }
+      if (details?.warning !== undefined) {
+        this.#output.write(`  WARNING: ${shown(details.warning)}\n`);
+      }
       while (true) {
         const answer = (
           await ask("  [y] once  [s] session  [t] always this tool  [p] pattern  [n] deny > ")

@@ -30,7 +30,7 @@ import {
   ToolCallRequest,
   ToolCallStatus,
 } from "../calls/index.js";
-import { closestNames, isJsonObject, type JsonObject } from "../core/index.js";
+import { closestNames, displayText, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import { toJsonSafe } from "../result/index.js";
 import type { Tool } from "../tools/index.js";
@@ -539,7 +539,8 @@ export class AinternMcpServer {
         result: inputRequired({
           inputRequests: {
             approval: elicitPage(
-              `Approve or deny in the aintern console: ${need.summary} (${need.reason})`,
+              // Escaped as the form's text is (approval-form.ts): a terminal client shows it.
+              `Approve or deny in the aintern console: ${displayText(need.summary, { maxLength: 2_000 })} (${displayText(need.reason, { maxLength: 2_000 })})`,
               page.url,
               elicitationId,
             ),
@@ -557,6 +558,9 @@ export class AinternMcpServer {
         ...(this.#config.parameterKinds === undefined
           ? {}
           : { parameterKinds: this.#config.parameterKinds }),
+        ...(this.processor.workspacePath === undefined
+          ? {}
+          : { workspacePath: this.processor.workspacePath }),
       });
       const requestState = await this.#codec.mint(
         { t: tool.id, h: hashToolCallArguments(parameters), at: Date.now(), n: nonce() },

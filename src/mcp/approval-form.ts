@@ -1,7 +1,8 @@
 import type { ElicitRequestFormParams } from "@modelcontextprotocol/server";
-import { callSubjects, type ParameterKindConfig } from "../approval/index.js";
+import { callSubjects, type ParameterKindConfig, suggestPathPattern } from "../approval/index.js";
 import { ApprovalDecision, type ApprovalRequirementDetails } from "../calls/index.js";
-import { type JsonObject, RiskLevel, riskLevelName } from "../core/index.js";
+import { displayText, type JsonObject, RiskLevel, riskLevelName } from "../core/index.js";
+import { suggestCommandPattern } from "../shell/index.js";
 
 /** The choices of the approval form, as the `decision` field's values. */
 export const ApprovalChoice = {
@@ -15,6 +16,44 @@ export const ApprovalChoice = {
 /** One of the {@link ApprovalChoice} values. */
 export type ApprovalChoice = (typeof ApprovalChoice)[keyof typeof ApprovalChoice];
 
+/** The most characters of a name (the tool's) shown in the form. */
+const maxNameLength = 200;
+/** The most characters of one line of the message (the summary, the reason, the warning). */
+const maxLineLength = 2_000;
+/** The most characters of one argument's value shown; the middle of a longer one is cut. */
+const maxValueLength = 1_000;
+/** The most characters of the whole arguments block. */
+const maxArgumentsLength = 4_000;
+
+/**
+ * Text from the model or a tool as the form shows it: on one line, its invisible and control
+ * characters escaped, long runs of spaces counted, and its middle cut past `maxLength`, so a
+ * terminal client cannot be made to show a command other than the one that runs (an ANSI
+ * sequence erasing it, a carriage return writing over it, padding pushing its end out of view).
+ */
+function shown(text: string, maxLength: number): string {
+  return displayText(text, { maxLength });
+}
+
+/**
+ * The arguments as indented JSON, each string value's middle cut past {@link maxValueLength} so
+ * the end of every value stays visible (where `; rm -rf ~` would go), then escaped as
+ * {@link shown} does, keeping the block's line breaks and indentation.
+ */
+function shownArguments(parameters: JsonObject): string {
+  const json = JSON.stringify(
+    parameters,
+    // JSON.stringify escapes C0 controls, quotes and backslashes in what this returns; the
+    // displayText of the whole block escapes the rest.
+    (_key, value: unknown) =>
+      typeof value === "string"
+        ? displayText(value, { maxLength: maxValueLength, keepControls: true })
+        : value,
+    2,
+  );
+  return displayText(json ?? "", { multiline: true, maxLength: maxArgumentsLength });
+}
+
 /** What the approval form is built from. */
 export interface ApprovalFormCall {
   readonly toolId: string;
@@ -24,53 +63,55 @@ export interface ApprovalFormCall {
   /** Why it asks: `processor.needsApproval`'s answer. */
   readonly need: Omit<ApprovalRequirementDetails, "argumentsHash">;
   readonly parameterKinds?: ParameterKindConfig;
+  /** The workspace root paths are resolved against: without it, no path pattern is suggested. */
+  readonly workspacePath?: string;
 }
 
 /**
  * The form-mode elicitation that asks a person about one call: approve once, for this session,
  * always for this tool, or for a pattern it suggests (a folder glob for paths, a command prefix
- * for commands), or deny with a reason.
+ * for commands), or deny with a reason. What comes from the model or a tool (the summary, the
+ * reason, the arguments, the tool's name) is shown through `displayText`: control and invisible
+ * characters escaped, long runs of spaces counted, long values cut in the middle with a note.
  */
 export function approvalForm(call: ApprovalFormCall): Omit<ElicitRequestFormParams, "mode"> {
   // A Critical call is never remembered: offering "always" would promise what is not kept.
   const critical = call.need.riskLevel >= RiskLevel.Critical;
   const pattern = critical
     ? undefined
-    : suggestPattern(call.toolId, call.parameters, call.parameterKinds);
+    : suggestPattern(call.toolId, call.parameters, {
+        ...call.parameterKinds,
+        ...(call.workspacePath === undefined ? {} : { workspacePath: call.workspacePath }),
+      });
+  const tool = shown(call.toolName, maxNameLength);
   const choices: [ApprovalChoice, string][] = [
     [ApprovalChoice.Once, "Approve once"],
     ...(critical
       ? []
       : ([
           [ApprovalChoice.Session, "Approve for this session"],
-          [ApprovalChoice.Always, `Always approve ${call.toolName}`],
+          [ApprovalChoice.Always, `Always approve ${tool}`],
         ] as [ApprovalChoice, string][])),
     ...(pattern === undefined
       ? []
-      : ([[ApprovalChoice.Pattern, `Always approve ${call.toolName} for ${pattern}`]] as [
+      : ([[ApprovalChoice.Pattern, `Always approve ${tool} for ${pattern}`]] as [
           ApprovalChoice,
           string,
         ][])),
     [ApprovalChoice.Deny, "Deny"],
   ];
-  const args = JSON.stringify(call.parameters, null, 2);
   const lines = [
-    `aintern: ${call.toolName} wants to run (${riskLevelName(call.need.riskLevel)} risk).`,
-    call.need.summary,
-    `Why it asks: ${call.need.reason}`,
-    ...(call.need.warning === undefined ? [] : [`WARNING: ${call.need.warning}`]),
+    `aintern: ${tool} wants to run (${riskLevelName(call.need.riskLevel)} risk).`,
+    shown(call.need.summary, maxLineLength),
+    `Why it asks: ${shown(call.need.reason, maxLineLength)}`,
+    ...(call.need.warning === undefined
+      ? []
+      : [`WARNING: ${shown(call.need.warning, maxLineLength)}`]),
     ...(critical ? ["A Critical call is asked every time: it cannot be remembered."] : []),
-    `Arguments: ${args.length > 2000 ? `${args.slice(0, 2000)}...` : args}`,
+    `Arguments: ${shownArguments(call.parameters)}`,
   ];
   return {
-    // Bidirectional-text controls from the model are shown as their code: in a client's dialog
-    // they could reorder the command the person reads ("Trojan Source").
-    message: lines
-      .join("\n")
-      .replace(
-        /[\u202A-\u202E\u2066-\u2069]/g,
-        (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase()}]`,
-      ),
+    message: lines.join("\n"),
     requestedSchema: {
       type: "object",
       properties: {
@@ -154,58 +195,36 @@ function reasonOf(answer: ApprovalAnswer): string | undefined {
   return typeof reason === "string" && reason.trim() !== "" ? reason.trim() : undefined;
 }
 
-/**
- * Programs whose first word is a subcommand that decides what runs (`npm test` against
- * `npm exec`): a pattern for one of them keeps its subcommand.
- */
-const subcommandPrograms = new Set([
-  "npm",
-  "pnpm",
-  "yarn",
-  "bun",
-  "npx",
-  "git",
-  "cargo",
-  "go",
-  "docker",
-  "podman",
-  "kubectl",
-  "pip",
-  "pip3",
-  "uv",
-  "poetry",
-  "dotnet",
-  "gh",
-  "make",
-  "mvn",
-  "gradle",
-]);
+/** Settings of {@link suggestPattern}. */
+export interface SuggestPatternOptions extends ParameterKindConfig {
+  /**
+   * The workspace root the policy resolves paths against. Without it no path pattern is
+   * suggested: a path pattern is remembered only for a call in a workspace.
+   */
+  readonly workspacePath?: string;
+}
 
 /**
- * A pattern worth remembering for this call: the folder of its path (`src/**`); for a command,
- * its program and subcommand when the subcommand decides what runs (`npm test`, or `npm test *`
- * when more words follow: never `npm *`, which would also approve `npm exec` of anything), else
- * its program (`touch *`; `make` alone); undefined when the call has neither, or several.
+ * A pattern worth remembering for this call, or undefined when the call has no path or command,
+ * several, or none that a narrow pattern covers: for a command, its program and subcommand
+ * (`npm test *`, `touch *`; see `suggestCommandPattern`); for a path, its folder (`src/app/**`)
+ * or, for a file at the workspace root, the root's files (`*`), from where the path really leads
+ * (see `suggestPathPattern`). A suggestion is one the person can accept: it passes the pattern
+ * validators, covers the call, and reads the same on screen as it is stored.
  */
 export function suggestPattern(
   toolId: string,
   parameters: JsonObject,
-  kinds?: ParameterKindConfig,
+  options: SuggestPatternOptions = {},
 ): string | undefined {
-  const subjects = callSubjects(toolId, parameters, kinds);
-  if (subjects.commands.length === 1) {
-    const [program, subcommand, ...rest] = subjects.commands[0]!.trim().split(/\s+/);
-    if (program === undefined || program === "") return undefined;
-    if (subcommand === undefined) return program;
-    if (!subcommandPrograms.has(program) || !/^[a-z][a-z0-9:-]*$/.test(subcommand)) {
-      return `${program} *`;
-    }
-    return rest.length === 0 ? `${program} ${subcommand}` : `${program} ${subcommand} *`;
+  const subjects = callSubjects(toolId, parameters, options);
+  let pattern: string | undefined;
+  // Commands first: a call with a command is remembered by its command (a path is its cwd).
+  if (subjects.commands.length > 0) {
+    pattern =
+      subjects.commands.length === 1 ? suggestCommandPattern(subjects.commands[0]!) : undefined;
+  } else if (subjects.paths.length === 1 && options.workspacePath !== undefined) {
+    pattern = suggestPathPattern(subjects.paths[0]!, options.workspacePath);
   }
-  if (subjects.paths.length === 1) {
-    const path = subjects.paths[0]!.replaceAll("\\", "/");
-    const slash = path.lastIndexOf("/");
-    return slash <= 0 ? "**" : `${path.slice(0, slash)}/**`;
-  }
-  return undefined;
+  return pattern !== undefined && displayText(pattern) === pattern ? pattern : undefined;
 }

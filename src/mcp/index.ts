@@ -11,6 +11,7 @@ export {
   type ApprovalFormCall,
   approvalForm,
   decisionFromAnswer,
+  type SuggestPatternOptions,
   suggestPattern,
 } from "./approval-form.js";
 export { bearerTokenProblem, MIN_BEARER_TOKEN_LENGTH } from "./bearer-token-problem.js";

@@ -44,6 +44,14 @@ const interpreters = new Set(
   ),
 );
 const downloaders = new Set(["curl", "wget", "fetch", "aria2c"]);
+
+/**
+ * Whether the program `name` (a command name, no folder) is a shell or an interpreter: it runs
+ * code given in its words (`sh -c`, `python -c`, `node -e`) or in a file they name.
+ */
+export function isCodeRunner(name: string): boolean {
+  return shells.has(name) || interpreters.has(name);
+}
 const diskFormatters =
   /^(mkfs(\..+)?|mke2fs|mkswap|mkdosfs|mkntfs|wipefs|fdisk|sfdisk|cfdisk|parted|sgdisk|blkdiscard)$/;
 const powerCommands = new Set(["shutdown", "reboot", "halt", "poweroff"]);

@@ -9,3 +9,4 @@ export {
 export { matchCommandPattern, validateCommandPattern } from "./command-pattern.js";
 export { type CommandFileOperands, commandFileOperands } from "./file-operands.js";
 export { type DenyPatternMatch, matchDenyPattern } from "./match-deny-pattern.js";
+export { suggestCommandPattern } from "./suggest-command-pattern.js";

@@ -77,3 +77,32 @@ describe("TerminalApprovalHandler", () => {
     expect(no.reason).toContain("--approve=none");
   });
 });
+
+describe("TerminalApprovalHandler's prompt", () => {
+  it("writes the model's control characters escaped, so no command is drawn over another", async () => {
+    const command = "touch PWNED \u001b[2K\r\u001b[8m# \u001b[0mecho harmless\b\b";
+    const r = new ToolCallRequest({
+      toolId: "terminal-execute",
+      toolName: "terminal-execute",
+      parameters: { command },
+      riskLevel: RiskLevel.Medium,
+      executionSummary: `Run \`${command}\``,
+      requiresApproval: true,
+    });
+    const { handler, shownText } = terminal(["n", ""]);
+    await handler.requestApproval(r, new AbortController().signal, {
+      reason: "asks\u009b2K",
+      riskLevel: RiskLevel.Medium,
+      round: 1,
+      warning: `padded${" ".repeat(2100)}; tail`,
+    });
+    const text = shownText();
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text).toContain(
+      "Run `touch PWNED \\u001b[2K\\r\\u001b[8m# \\u001b[0mecho harmless\\b\\b`",
+    );
+    expect(text).toContain("why asked: asks\\u009b2K");
+    expect(text).toContain("WARNING: padded[2,100 spaces]; tail");
+  });
+});

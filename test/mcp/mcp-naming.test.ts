@@ -35,7 +35,9 @@ describe("MCP names, risk from annotations and the approval form", () => {
   });
 
   it("suggests a folder glob for a path and a command prefix for a command", () => {
-    expect(suggestPattern("file-write", { path: "src/app/main.ts" })).toBe("src/app/**");
+    expect(
+      suggestPattern("file-write", { path: "src/app/main.ts" }, { workspacePath: process.cwd() }),
+    ).toBe("src/app/**");
     expect(suggestPattern("terminal-execute", { command: "npm test -- --watch" })).toBe(
       "npm test *",
     );
@@ -70,8 +72,8 @@ describe("MCP names, risk from annotations and the approval form", () => {
       need: { reason: "asks", riskLevel: RiskLevel.Medium, summary: "Run \u2066x\u2069" },
     });
     expect(form.message).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
-    expect(form.message).toContain("[U+202E]");
-    expect(form.message).toContain("[U+2066]");
+    expect(form.message).toContain("\\u202e");
+    expect(form.message).toContain("\\u2066");
   });
 
   it("turns each answer of the form into a decision, and anything unclear into a denial", () => {

@@ -1,0 +1,185 @@
+/** Settings of {@link displayText}. */
+export interface DisplayTextOptions {
+  /**
+   * Keep line breaks (`\n`) and the indentation that starts a line: for text laid out in lines
+   * (a message, an indented JSON block). Default `false`: the text is shown on one line, a line
+   * break as `\n`.
+   */
+  readonly multiline?: boolean;
+  /**
+   * The most characters shown; past it the middle is cut and replaced by a note saying how many
+   * characters of the text are not shown, so both its start and its end stay visible. Default
+   * no limit.
+   */
+  readonly maxLength?: number;
+  /**
+   * Leave the characters to escape as they are, only collapse runs of spaces and cut: for text
+   * that a later step escapes anyway (a string value `JSON.stringify` writes). Default `false`.
+   */
+  readonly keepControls?: boolean;
+}
+
+/**
+ * Characters a person cannot see, or that change how the text around them is drawn: C0
+ * controls, DEL and C1 controls (`\p{Cc}`: ESC starts the ANSI sequences that erase a terminal
+ * line or hide text, CR returns over it, backspace rubs it out), format characters (`\p{Cf}`:
+ * bidirectional controls, zero-width space and joiners, soft hyphen, BOM, tag characters), the
+ * line and paragraph separators, spaces other than U+0020, lone surrogates, unassigned code
+ * points, and letters and marks that draw nothing (Hangul fillers, combining grapheme joiner,
+ * variation selectors).
+ */
+const hidden =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each one is matched alone, to be escaped
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+
+/** A run of spaces this long or longer is shown by its length: it could push text out of view. */
+const longSpaceRun = 8;
+
+const pieceOf = new RegExp(` {${longSpaceRun},}|${hidden.source}`, "gu");
+
+const shortEscapes: Readonly<Record<string, string>> = {
+  "\b": "\\b",
+  "\t": "\\t",
+  "\n": "\\n",
+  "\f": "\\f",
+  "\r": "\\r",
+};
+
+/** A part of the text: shown as `shown`, standing for `length` UTF-16 code units of it. */
+interface Piece {
+  readonly shown: string;
+  readonly length: number;
+  /** Shown whole or not at all (an escape, a run's note); plain text may be cut anywhere. */
+  readonly whole: boolean;
+}
+
+/**
+ * `text` as it may be shown to a person who must read exactly what it says (a command to
+ * approve, its arguments): nothing in it can hide, reorder or overwrite other text.
+ *
+ * - Invisible and control characters are shown as escapes, as JSON writes them: `\n`, `\r`,
+ *   `\t`, `\b`, `\f`, else `\u001b` (`\u{e0041}` past U+FFFF). That covers ANSI sequences
+ *   (`\u001b[2K`), bidirectional controls (`\u202e`), zero-width characters (`\u200b`) and
+ *   U+2028/U+2029. With `multiline`, `\n` is kept.
+ * - A run of 8 or more spaces is shown as its length, `[2,100 spaces]` (with `multiline`,
+ *   indentation at the start of a line is kept).
+ * - Past `maxLength` the middle is cut: `start… (1,234 characters not shown) …end`.
+ *
+ * @example
+ * ```ts
+ * displayText("rm -rf ~ \u001b[2K\recho hi"); // "rm -rf ~ \\u001b[2K\\recho hi"
+ * displayText(`echo hi${" ".repeat(2100)}; touch x`); // "echo hi[2,100 spaces]; touch x"
+ * ```
+ */
+export function displayText(text: string, options: DisplayTextOptions = {}): string {
+  const pieces = piecesOf(text, options);
+  const maxLength = options.maxLength ?? Number.POSITIVE_INFINITY;
+  const shownLength = pieces.reduce((sum, piece) => sum + piece.shown.length, 0);
+  if (shownLength <= maxLength) return pieces.map((piece) => piece.shown).join("");
+  return cutMiddle(pieces, text.length, maxLength);
+}
+
+function piecesOf(text: string, options: DisplayTextOptions): Piece[] {
+  const pieces: Piece[] = [];
+  let plainFrom = 0;
+  for (const match of text.matchAll(pieceOf)) {
+    const found = match[0];
+    const at = match.index;
+    let shown: string;
+    if (found.startsWith(" ")) {
+      // Indentation is layout, not content, in a multiline block.
+      const startsLine = at === 0 || text.charAt(at - 1) === "\n";
+      if (options.multiline === true && startsLine) continue;
+      shown = `[${groupDigits(found.length)} spaces]`;
+    } else if (options.keepControls === true || (found === "\n" && options.multiline === true)) {
+      continue;
+    } else {
+      shown = escapeCharacter(found);
+    }
+    if (at > plainFrom) pieces.push(plainPiece(text.slice(plainFrom, at)));
+    pieces.push({ shown, length: found.length, whole: true });
+    plainFrom = at + found.length;
+  }
+  if (plainFrom < text.length) pieces.push(plainPiece(text.slice(plainFrom)));
+  return pieces;
+}
+
+function plainPiece(text: string): Piece {
+  return { shown: text, length: text.length, whole: false };
+}
+
+function escapeCharacter(character: string): string {
+  const short = shortEscapes[character];
+  if (short !== undefined) return short;
+  const code = character.codePointAt(0) ?? 0;
+  const hex = code.toString(16);
+  return code > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, "0")}`;
+}
+
+/**
+ * The start and the end of the pieces, about half of `maxLength` each, around a note of how
+ * many of the text's `totalLength` characters are left out.
+ */
+function cutMiddle(pieces: readonly Piece[], totalLength: number, maxLength: number): string {
+  // The note's length for the whole text is the longest it can be.
+  const budget = Math.max(0, maxLength - note(totalLength).length);
+  const head = take(pieces, Math.ceil(budget / 2), "start");
+  const tail = take(pieces.slice(head.count).reverse(), Math.floor(budget / 2), "end");
+  const omitted = totalLength - head.length - tail.length;
+  return `${head.shown}${note(omitted)}${tail.shown}`;
+}
+
+function note(omitted: number): string {
+  return `… (${groupDigits(omitted)} characters not shown) …`;
+}
+
+/**
+ * Pieces from one end of `pieces` (already reversed for the end) that fit in `budget` shown
+ * characters: how many pieces were used whole, what they show, and how much text they stand for.
+ */
+function take(
+  pieces: readonly Piece[],
+  budget: number,
+  from: "start" | "end",
+): { count: number; shown: string; length: number } {
+  const parts: string[] = [];
+  let used = 0;
+  let length = 0;
+  let count = 0;
+  for (const piece of pieces) {
+    const room = budget - used;
+    if (piece.shown.length <= room) {
+      parts.push(piece.shown);
+      used += piece.shown.length;
+      length += piece.length;
+      count++;
+      continue;
+    }
+    if (!piece.whole && room > 0) {
+      const part = from === "start" ? startOf(piece.shown, room) : endOf(piece.shown, room);
+      parts.push(part);
+      length += part.length;
+    }
+    break;
+  }
+  if (from === "end") parts.reverse();
+  return { count, shown: parts.join(""), length };
+}
+
+/** The first `count` code units of `text`, one fewer when that would split a surrogate pair. */
+function startOf(text: string, count: number): string {
+  const code = text.charCodeAt(count - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? count - 1 : count);
+}
+
+/** The last `count` code units of `text`, one fewer when that would split a surrogate pair. */
+function endOf(text: string, count: number): string {
+  const from = text.length - count;
+  const code = text.charCodeAt(from);
+  return text.slice(code >= 0xdc00 && code <= 0xdfff ? from + 1 : from);
+}
+
+/** `12345` -> `"12,345"`, whatever the process locale. */
+function groupDigits(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
