@@ -1,5 +1,6 @@
 // The 2025-era sessions of `serveMcpHttp`: a client cannot keep an unbounded number open, and a
 // session nobody uses is closed. Raw HTTP, as a client no one here wrote would send it.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type McpRuntime, openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { AinternMcpServer, type McpHttpHandle, serveMcpHttp } from "../../src/mcp/index.js";
@@ -265,5 +266,32 @@ describe("2025-era sessions over HTTP", () => {
   it("refuses limits that cannot work", async () => {
     await expect(serveMcpHttp(mcp, { maxSessions: 0 })).rejects.toThrow(/maxSessions/);
     await expect(serveMcpHttp(mcp, { sessionIdleMs: -1 })).rejects.toThrow(/sessionIdleMs/);
+  });
+});
+
+describe("session approvals over HTTP", () => {
+  it("forgets a session's approvals when its client ends the session (DELETE)", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token" });
+    const client = new Client(
+      { name: "session-approver", version: "1" },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler("elicitation/create", async () => ({
+      action: "accept",
+      content: { decision: "approve_session" },
+    }));
+    const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+      requestInit: { headers: { Authorization: "Bearer the-session-token" } },
+    });
+    await client.connect(transport);
+    const result = await client.callTool({
+      name: "terminal-execute",
+      arguments: { command: "touch a.txt" },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(await runtime.permissions.list()).toHaveLength(1);
+    await transport.terminateSession();
+    await client.close();
+    await eventually(async () => expect(await runtime.permissions.list()).toEqual([]));
   });
 });
