@@ -16,6 +16,8 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type RequestStateCodec,
+  SdkError,
+  SdkErrorCode,
   Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
@@ -35,8 +37,9 @@ import type { ToolRegistry } from "../registry/index.js";
 import { toJsonSafe } from "../result/index.js";
 import type { Tool } from "../tools/index.js";
 import { coerceScalarParameters } from "../validation/index.js";
-import { approvalForm, decisionFromAnswer } from "./approval-form.js";
+import { ApprovalChoice, approvalForm, decisionFromAnswer } from "./approval-form.js";
 import { McpToolNames } from "./mcp-tool-names.js";
+import { OpenApprovalRounds } from "./open-approval-rounds.js";
 import { toolAnnotations } from "./tool-annotations.js";
 import { UrlElicitationCompletions } from "./url-elicitation-completions.js";
 
@@ -105,7 +108,11 @@ export interface AinternMcpServerConfig {
    * its request timeout on progress keeps waiting. Default 15 s.
    */
   readonly approvalKeepAliveMs?: number;
-  /** How long a person has to answer an elicitation. Default 5 minutes. */
+  /**
+   * How long a person has to answer an elicitation. Default 5 minutes. A call nobody answered in
+   * time is denied and audited as such (`decided_by` "timeout"); on the 2026-07-28 era, a round
+   * whose retry does not come within this (and a second's grace for the retry to travel) is.
+   */
   readonly approvalTimeoutMs?: number;
   /** Which parameters hold paths and commands (for suggested patterns). */
   readonly parameterKinds?: ParameterKindConfig;
@@ -127,7 +134,10 @@ interface ApprovalState {
   readonly at: number;
   /** A nonce: an answer carrying this state is honoured once (an "approve once" runs once). */
   readonly n: string;
-  /** URL elicitation: the call id the console's record is keyed by. */
+  /**
+   * The call id the answer runs under (URL elicitation: the console's record is keyed by it); a
+   * round never answered is audited under it.
+   */
   readonly c?: string;
   /** URL elicitation: the console record's id. */
   readonly p?: string;
@@ -139,6 +149,11 @@ interface Connection {
   readonly server: Server;
   /** Aborted when the connection closes: every call in flight is cancelled. */
   readonly closed: AbortController;
+  /**
+   * Every session id its calls ran under (the connection's own, or an HTTP Mcp-Session-Id): the
+   * session approvals to forget when it closes.
+   */
+  readonly sessionIds: Set<string>;
 }
 
 const headlessHint =
@@ -182,6 +197,8 @@ export class AinternMcpServer {
   readonly #unsubscribe: () => void;
   /** Console pages sent by URL elicitation whose client is to be told when they are done. */
   readonly #pagesSent: UrlElicitationCompletions;
+  /** Approval rounds sent as input_required whose answer has not come back yet. */
+  readonly #openRounds: OpenApprovalRounds;
 
   constructor(config: AinternMcpServerConfig) {
     this.#config = config;
@@ -191,6 +208,7 @@ export class AinternMcpServer {
     const ttlSeconds = Math.ceil((config.approvalTimeoutMs ?? 300_000) / 1000) + 60;
     this.#stateTtlMs = ttlSeconds * 1000;
     this.#pagesSent = new UrlElicitationCompletions(config.onError);
+    this.#openRounds = new OpenApprovalRounds(this.#stateTtlMs, config.onError);
     this.#codec = createRequestStateCodec<ApprovalState>({
       key: randomBytes(32),
       ttlSeconds,
@@ -226,12 +244,20 @@ export class AinternMcpServer {
       inputRequired: { roundTimeoutMs: this.#config.approvalTimeoutMs ?? 300_000 },
       requestState: { verify: (state, ctx) => this.#codec.verify(state, ctx) },
     });
-    const connection: Connection = { id: randomUUID(), server, closed: new AbortController() };
+    const connection: Connection = {
+      id: randomUUID(),
+      server,
+      closed: new AbortController(),
+      sessionIds: new Set(),
+    };
+    connection.sessionIds.add(connection.id);
     this.#connections.add(connection);
     server.onclose = () => {
       if (!this.#connections.delete(connection)) return;
       connection.closed.abort(new Error("The MCP connection closed"));
-      this.processor.permissions.endSession(connection.id).catch(() => undefined);
+      for (const sessionId of connection.sessionIds) {
+        this.processor.permissions.endSession(sessionId).catch(() => undefined);
+      }
     };
     server.onerror = (error) => this.#config.onError?.(error);
     server.setRequestHandler("tools/list", () => this.#listTools());
@@ -244,6 +270,7 @@ export class AinternMcpServer {
   /** Closes every open connection. */
   async close(): Promise<void> {
     this.#unsubscribe();
+    this.#openRounds.close();
     await Promise.all([...this.#connections].map((c) => c.server.close().catch(() => undefined)));
   }
 
@@ -287,10 +314,14 @@ export class AinternMcpServer {
     const args: unknown = request.params.arguments ?? {};
     const parameters: JsonObject = isJsonObject(args) ? args : {};
     const sessionId = ctx.sessionId ?? connection.id;
+    connection.sessionIds.add(sessionId);
 
     let decision: ApprovalDecision | undefined;
     let callId: string | undefined;
     let checked: CheckedApproval | undefined;
+    // The call ends when the client cancels it or the connection closes: the SDK aborts the
+    // request's signal on both (notifications/cancelled, and its close of every request in flight).
+    let signal = ctx.mcpReq.signal;
     const approvals = this.#config.approvals ?? "elicit";
     if (approvals !== "handler") {
       const asked = await this.#approval(
@@ -302,15 +333,14 @@ export class AinternMcpServer {
         ctx,
         connection,
       );
-      if (asked.kind === "ask") return asked.result;
+      if (asked.kind === "reply") return asked.result;
       decision = asked.decision;
       callId = asked.callId;
       checked = asked.checked;
+      // Ended while the person was asked: the processor records it as cancelled.
+      if (asked.cancelled === true && !signal.aborted) signal = AbortSignal.abort();
     }
 
-    // The call ends when the client cancels it or the connection closes: the SDK aborts the
-    // request's signal on both (notifications/cancelled, and its close of every request in flight).
-    const signal = ctx.mcpReq.signal;
     const onProgress = progressSender(ctx, this.#config.onError);
     const id = callId ?? checked?.callId ?? randomUUID();
     // The processor's handler may wait minutes for a person (the console): keep the client's
@@ -414,9 +444,117 @@ export class AinternMcpServer {
     return elicitationId;
   }
 
+  /** How long a person has to answer (and an input_required round lasts). */
+  get #approvalTimeoutMs(): number {
+    return this.#config.approvalTimeoutMs ?? 300_000;
+  }
+
   /**
-   * Decides how the call's approval is settled: no need (undefined decision), an elicitation to
-   * send (`ask`), or a decision (the person's answer on re-entry, or the headless denial).
+   * Watches the approval round sent as input_required with the nonce `nonce`: a call whose answer
+   * does not come back in time is audited as denied ("timeout"); a 2025-era call that ends while
+   * its person is asked (the SDK's shim holds its request open) as cancelled.
+   */
+  #openRound(
+    nonce: string,
+    ctx: ServerContext,
+    call: {
+      readonly toolId: string;
+      readonly parameters: JsonObject;
+      readonly callId: string;
+      readonly sessionId: string;
+      readonly pageId?: string;
+    },
+  ): void {
+    const timeoutMs = this.#approvalTimeoutMs;
+    const withdraw = async (): Promise<void> => {
+      if (call.pageId === undefined) return;
+      await this.#config.approvalPages?.withdraw(call.pageId).catch(() => undefined);
+    };
+    const { toolId, parameters, callId, sessionId } = call;
+    const legacy = !isModernRequest(ctx);
+    this.#openRounds.open(nonce, timeoutMs + retryGraceMs, {
+      expire: async () => {
+        await withdraw();
+        await this.processor.recordDecision({
+          toolId,
+          parameters,
+          callId,
+          sessionId,
+          decision: ApprovalDecision.deny(noAnswerReason(timeoutMs), {
+            decisionDurationMs: timeoutMs,
+          }),
+          decidedBy: "timeout",
+        });
+      },
+      ...(legacy
+        ? {
+            signal: ctx.mcpReq.signal,
+            cancel: async () => {
+              await withdraw();
+              await this.processor.processCall({
+                toolId,
+                parameters,
+                callId,
+                sessionId,
+                signal: ctx.mcpReq.signal,
+              });
+            },
+          }
+        : {}),
+    });
+  }
+
+  /**
+   * Asks the person with `form` on a 2025-era connection (`elicitation/create`, related to the
+   * call's request) and turns what happens into the call's decision: the answer, a denial when
+   * nobody answered within the approval timeout or the form failed, or `cancelled` when the call
+   * ended meanwhile (the client cancelled it, or left).
+   */
+  async #askWithForm(
+    connection: Connection,
+    ctx: ServerContext,
+    form: ReturnType<typeof approvalForm>,
+  ): Promise<{ decision: ApprovalDecision; cancelled?: never } | { cancelled: true }> {
+    const timeoutMs = this.#approvalTimeoutMs;
+    const askedAt = Date.now();
+    const signal = ctx.mcpReq.signal;
+    let answer: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
+    try {
+      answer = await connection.server.request(
+        { method: "elicitation/create", params: { ...form, mode: "form" } },
+        { relatedRequestId: ctx.mcpReq.id, timeout: timeoutMs, signal },
+      );
+    } catch (error) {
+      const code = SdkError.isInstance(error) ? error.code : undefined;
+      if (
+        signal.aborted ||
+        connection.closed.signal.aborted ||
+        code === SdkErrorCode.ConnectionClosed
+      ) {
+        return { cancelled: true };
+      }
+      const timing = { decisionDurationMs: Date.now() - askedAt };
+      if (code === SdkErrorCode.RequestTimeout) {
+        // Named "timeout" in the audit, as the processor's own handler timeouts are.
+        return { decision: ApprovalDecision.deny(noAnswerReason(timeoutMs), timing).by("timeout") };
+      }
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        decision: ApprovalDecision.deny(
+          `The approval form failed (${why}), so the call was denied; nothing ran.`,
+          timing,
+        ).by("handler-error"),
+      };
+    }
+    const decision = decisionFromAnswer(answer, Date.now() - askedAt);
+    const subject = oauthSubject(ctx);
+    return { decision: subject === undefined ? decision : decision.by(subject) };
+  }
+
+  /**
+   * Decides how the call's approval is settled: no need (undefined decision), a result to send
+   * as it is (`reply`: an input_required round, or the answer to a round that expired), or a
+   * decision (the person's answer, a denial, or `cancelled` when the call ended while asked).
    */
   async #approval(
     mode: "elicit" | "deny",
@@ -432,8 +570,9 @@ export class AinternMcpServer {
         decision: ApprovalDecision | undefined;
         callId?: string;
         checked?: CheckedApproval;
+        cancelled?: boolean;
       }
-    | { kind: "ask"; result: CallToolResult }
+    | { kind: "reply"; result: CallToolResult }
   > {
     const responses = ctx.mcpReq.inputResponses;
     if (responses !== undefined) {
@@ -462,6 +601,11 @@ export class AinternMcpServer {
           ),
         };
       }
+      // A round that expired is audited already (denied, nobody answered in time): its late
+      // answer neither runs the call nor records it twice.
+      if ((await this.#openRounds.answered(state.n)) === "expired") {
+        return { kind: "reply", result: deniedResult(lateAnswerReason(this.#approvalTimeoutMs)) };
+      }
       if (view.kind === "elicit" && state.c !== undefined && state.p !== undefined) {
         // The console's page was sent (URL elicitation): the processor's handler waits for the
         // decision made there, on the record keyed by this call id.
@@ -481,9 +625,18 @@ export class AinternMcpServer {
         };
       }
       if (view.kind === "elicit") {
-        const answer = decisionFromAnswer(view, Date.now() - state.at);
+        const answer =
+          isModernRequest(ctx) && view.content?.decision === ApprovalChoice.Session
+            ? ApprovalDecision.deny(
+                "The approval answer was not one of the choices: a 2026-07-28 request has no session to approve for.",
+              )
+            : decisionFromAnswer(view, Date.now() - state.at);
         const subject = oauthSubject(ctx);
-        return { kind: "decided", decision: subject === undefined ? answer : answer.by(subject) };
+        return {
+          kind: "decided",
+          decision: subject === undefined ? answer : answer.by(subject),
+          ...(state.c === undefined ? {} : { callId: state.c }),
+        };
       }
     }
     const checkedId = randomUUID();
@@ -522,20 +675,22 @@ export class AinternMcpServer {
         summary: need.summary,
         ...(need.warning === undefined ? {} : { warning: need.warning }),
       });
+      const n = nonce();
       const requestState = await this.#codec.mint(
         {
           t: tool.id,
           h: hashToolCallArguments(parameters),
           at: Date.now(),
-          n: nonce(),
+          n,
           c: callId,
           p: page.id,
         },
         ctx,
       );
       const elicitationId = this.#watchPage(connection, ctx, callId, page.id);
+      this.#openRound(n, ctx, { toolId: tool.id, parameters, callId, sessionId, pageId: page.id });
       return {
-        kind: "ask",
+        kind: "reply",
         result: inputRequired({
           inputRequests: {
             approval: elicitPage(
@@ -550,6 +705,7 @@ export class AinternMcpServer {
       };
     }
     if (mode === "elicit" && supportsFormElicitation(capabilities)) {
+      const modern = isModernRequest(ctx);
       const form = approvalForm({
         toolId: tool.id,
         toolName: name,
@@ -562,14 +718,28 @@ export class AinternMcpServer {
           ? {}
           : { workspacePath: this.processor.workspacePath }),
       });
+      if (!modern) {
+        // Asked here rather than through the SDK's shim: a call that ends unanswered is then
+        // decided (and audited) like any other, and a timeout is a denial the model can act on.
+        const asked = await this.#askWithForm(connection, ctx, form);
+        return asked.cancelled === true
+          ? { kind: "decided", decision: undefined, cancelled: true }
+          : { kind: "decided", decision: asked.decision };
+      }
+      const n = nonce();
+      const callId = randomUUID();
       const requestState = await this.#codec.mint(
-        { t: tool.id, h: hashToolCallArguments(parameters), at: Date.now(), n: nonce() },
+        { t: tool.id, h: hashToolCallArguments(parameters), at: Date.now(), n, c: callId },
         ctx,
       );
+      this.#openRound(n, ctx, { toolId: tool.id, parameters, callId, sessionId });
       return {
-        kind: "ask",
+        kind: "reply",
         result: inputRequired({
-          inputRequests: { approval: inputRequired.elicit(form) },
+          // A 2026-07-28 request has no session for "approve for this session" to last.
+          inputRequests: {
+            approval: inputRequired.elicit(withoutChoice(form, ApprovalChoice.Session)),
+          },
           requestState,
         }) as unknown as CallToolResult,
       };
@@ -585,6 +755,62 @@ export class AinternMcpServer {
       ),
     };
   }
+}
+
+/** The client's retry of an input_required round may travel this long after the person answered. */
+const retryGraceMs = 1_000;
+
+/** Why a call nobody answered in time was denied. */
+function noAnswerReason(timeoutMs: number): string {
+  return `Nobody approved the call within ${durationText(timeoutMs)}, so it was denied and nothing ran. Call the tool again to ask again, or ask the user to allow it.`;
+}
+
+/** What a round's answer that came after its deadline gets. */
+function lateAnswerReason(timeoutMs: number): string {
+  return `This approval came too late: nobody approved the call within ${durationText(timeoutMs)}, so it was denied and nothing ran. Call the tool again to ask again.`;
+}
+
+function durationText(ms: number): string {
+  return ms < 1_000 || ms % 1_000 !== 0 ? `${ms} ms` : `${ms / 1_000} s`;
+}
+
+/** A denial told to the model, for a call the processor has already recorded. */
+function deniedResult(reason: string): CallToolResult {
+  return {
+    content: [{ type: "text", text: `Denied: ${reason}` }],
+    isError: true,
+    structuredContent: { status: ToolCallStatus.Denied, error: reason },
+  };
+}
+
+/**
+ * `form` without the choice `choice`.
+ * TODO(approval-form.ts): drop this once `approvalForm` takes a flag saying whether the session
+ * choice is offered; it filters what the form builds, leaving the form's own file alone.
+ */
+function withoutChoice(
+  form: ReturnType<typeof approvalForm>,
+  choice: ApprovalChoice,
+): ReturnType<typeof approvalForm> {
+  const decision = form.requestedSchema.properties.decision as
+    | { enum?: string[]; enumNames?: string[]; [key: string]: unknown }
+    | undefined;
+  if (decision?.enum === undefined) return form;
+  const keep = decision.enum.map((value) => value !== choice);
+  const filtered = {
+    ...decision,
+    enum: decision.enum.filter((_, i) => keep[i]),
+    ...(decision.enumNames === undefined
+      ? {}
+      : { enumNames: decision.enumNames.filter((_, i) => keep[i]) }),
+  } as (typeof form.requestedSchema.properties)[string];
+  return {
+    ...form,
+    requestedSchema: {
+      ...form.requestedSchema,
+      properties: { ...form.requestedSchema.properties, decision: filtered },
+    },
+  };
 }
 
 /** The result of one call on the wire: the text for the model, plus the data as structured content. */

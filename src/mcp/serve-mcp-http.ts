@@ -156,9 +156,13 @@ export async function serveMcpHttp(
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== path)
+    const target = requestTarget(req.url, allowedHosts);
+    if (target.kind === "bad") return sendJson(res, 400, rpcError(-32600, target.message));
+    if (target.pathname !== path)
       return sendJson(res, 404, rpcError(-32601, `Not found: MCP is served on ${path}`));
+    // The SDK builds each request's URL from this host's address and `req.url`: an absolute-form
+    // target (`POST http://127.0.0.1/mcp`, as a proxy may send it) would not parse.
+    req.url = target.originForm;
     if (validateHost !== undefined && !validateHost(req, res)) return;
     if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
     const auth = await authenticate(req, token, options.verifier);
@@ -303,6 +307,47 @@ export async function serveMcpHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** A request target read: its origin form (path and query) and path, or why it is refused. */
+type RequestTarget =
+  | { readonly kind: "ok"; readonly originForm: string; readonly pathname: string }
+  | { readonly kind: "bad"; readonly message: string };
+
+/**
+ * The request target `target` (RFC 9112, section 3.2) as a path and query: origin form
+ * (`/mcp?x`) as it is; absolute form (`http://127.0.0.1:7000/mcp`) by its path and query when it
+ * names an allowed host; anything else (`*`, an empty target, another host) is refused.
+ */
+function requestTarget(
+  target: string | undefined,
+  allowedHosts: readonly string[] | undefined,
+): RequestTarget {
+  const raw = target ?? "";
+  const shown = raw.length > 100 ? `${raw.slice(0, 100)}...` : raw;
+  const bad = (why: string): RequestTarget => ({
+    kind: "bad",
+    message: `Bad Request: the request target '${shown}' ${why}. Send requests to this server's MCP path (for example POST /mcp).`,
+  });
+  if (raw.startsWith("/")) {
+    const url = parsedUrl(`http://localhost${raw}`);
+    return url === undefined
+      ? bad("is not a valid path")
+      : { kind: "ok", originForm: raw, pathname: url.pathname };
+  }
+  const url = /^https?:\/\//i.test(raw) ? parsedUrl(raw) : undefined;
+  if (url === undefined) return bad("is not a path nor an http URL");
+  const hosts = allowedHosts?.map((h) => h.toLowerCase());
+  if (hosts !== undefined && !hosts.includes(url.hostname)) return bad("names another host");
+  return { kind: "ok", originForm: `${url.pathname}${url.search}`, pathname: url.pathname };
+}
+
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function isInitializing(body: unknown): boolean {

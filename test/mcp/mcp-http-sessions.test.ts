@@ -1,5 +1,7 @@
 // The 2025-era sessions of `serveMcpHttp`: a client cannot keep an unbounded number open, and a
 // session nobody uses is closed. Raw HTTP, as a client no one here wrote would send it.
+import { connect } from "node:net";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type McpRuntime, openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { AinternMcpServer, type McpHttpHandle, serveMcpHttp } from "../../src/mcp/index.js";
@@ -265,5 +267,85 @@ describe("2025-era sessions over HTTP", () => {
   it("refuses limits that cannot work", async () => {
     await expect(serveMcpHttp(mcp, { maxSessions: 0 })).rejects.toThrow(/maxSessions/);
     await expect(serveMcpHttp(mcp, { sessionIdleMs: -1 })).rejects.toThrow(/sessionIdleMs/);
+  });
+});
+
+describe("session approvals over HTTP", () => {
+  it("forgets a session's approvals when its client ends the session (DELETE)", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token" });
+    const client = new Client(
+      { name: "session-approver", version: "1" },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler("elicitation/create", async () => ({
+      action: "accept",
+      content: { decision: "approve_session" },
+    }));
+    const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+      requestInit: { headers: { Authorization: "Bearer the-session-token" } },
+    });
+    await client.connect(transport);
+    const result = await client.callTool({
+      name: "terminal-execute",
+      arguments: { command: "touch a.txt" },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(await runtime.permissions.list()).toHaveLength(1);
+    await transport.terminateSession();
+    await client.close();
+    await eventually(async () => expect(await runtime.permissions.list()).toEqual([]));
+  });
+});
+
+/** Sends `head` (a request line and headers) as it is and resolves with the response's status. */
+function rawStatus(head: string, body = ""): Promise<number> {
+  const { hostname, port } = new URL(http!.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\n\r\n${body}`));
+    let text = "";
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+    });
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+      if (status === undefined) reject(new Error(`No HTTP status in: ${text.slice(0, 200)}`));
+      else resolve(Number(status));
+    });
+  });
+}
+
+describe("odd request targets", () => {
+  const body = JSON.stringify(initialize);
+  const head = (target: string, host = "127.0.0.1") =>
+    [
+      `POST ${target} HTTP/1.1`,
+      `Host: ${host}`,
+      "Authorization: Bearer the-session-token",
+      "Content-Type: application/json",
+      "Accept: application/json, text/event-stream",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "Connection: close",
+    ].join("\r\n");
+
+  it("serves an absolute-form target naming this host by its path", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token" });
+    const { host } = new URL(http.url);
+    expect(await rawStatus(head(`http://${host}/mcp`), body)).toBe(200);
+    expect(await rawStatus(head("http://127.0.0.1/mcp"), body)).toBe(200);
+    expect(await rawStatus(head(`HTTP://${host}/mcp`), body)).toBe(200);
+    expect(await rawStatus(head(`http://${host}/other`), body)).toBe(404);
+  });
+
+  it("answers other odd targets with 4xx, never 500", async () => {
+    http = await serveMcpHttp(mcp, { token: "the-session-token" });
+    expect(await rawStatus(head("http://attacker.example/mcp"), body)).toBe(400);
+    expect(await rawStatus(head("*"), body)).toBe(400);
+    expect(await rawStatus(head("//mcp"), body)).toBe(404);
+    expect(await rawStatus(head("mcp"), body)).toBe(400);
+    expect(await rawStatus(head("http://[/mcp"), body)).toBe(400);
+    const long = await rawStatus(head(`/mcp?${"x".repeat(20_000)}`), body);
+    expect(long).toBeGreaterThanOrEqual(400);
+    expect(long).toBeLessThan(500);
   });
 });
