@@ -717,6 +717,8 @@ export class AinternMcpServer {
         ...(this.processor.workspacePath === undefined
           ? {}
           : { workspacePath: this.processor.workspacePath }),
+        // A 2026-07-28 request has no session for "approve for this session" to last.
+        offerSessionChoice: !modern,
       });
       if (!modern) {
         // Asked here rather than through the SDK's shim: a call that ends unanswered is then
@@ -736,10 +738,7 @@ export class AinternMcpServer {
       return {
         kind: "reply",
         result: inputRequired({
-          // A 2026-07-28 request has no session for "approve for this session" to last.
-          inputRequests: {
-            approval: inputRequired.elicit(withoutChoice(form, ApprovalChoice.Session)),
-          },
+          inputRequests: { approval: inputRequired.elicit(form) },
           requestState,
         }) as unknown as CallToolResult,
       };
@@ -780,36 +779,6 @@ function deniedResult(reason: string): CallToolResult {
     content: [{ type: "text", text: `Denied: ${reason}` }],
     isError: true,
     structuredContent: { status: ToolCallStatus.Denied, error: reason },
-  };
-}
-
-/**
- * `form` without the choice `choice`.
- * TODO(approval-form.ts): drop this once `approvalForm` takes a flag saying whether the session
- * choice is offered; it filters what the form builds, leaving the form's own file alone.
- */
-function withoutChoice(
-  form: ReturnType<typeof approvalForm>,
-  choice: ApprovalChoice,
-): ReturnType<typeof approvalForm> {
-  const decision = form.requestedSchema.properties.decision as
-    | { enum?: string[]; enumNames?: string[]; [key: string]: unknown }
-    | undefined;
-  if (decision?.enum === undefined) return form;
-  const keep = decision.enum.map((value) => value !== choice);
-  const filtered = {
-    ...decision,
-    enum: decision.enum.filter((_, i) => keep[i]),
-    ...(decision.enumNames === undefined
-      ? {}
-      : { enumNames: decision.enumNames.filter((_, i) => keep[i]) }),
-  } as (typeof form.requestedSchema.properties)[string];
-  return {
-    ...form,
-    requestedSchema: {
-      ...form.requestedSchema,
-      properties: { ...form.requestedSchema.properties, decision: filtered },
-    },
   };
 }
 

@@ -65,6 +65,11 @@ export interface ApprovalFormCall {
   readonly parameterKinds?: ParameterKindConfig;
   /** The workspace root paths are resolved against: without it, no path pattern is suggested. */
   readonly workspacePath?: string;
+  /**
+   * Whether "Approve for this session" is offered (default true). A 2026-07-28 request has no
+   * session for it to last: each request is a connection of its own.
+   */
+  readonly offerSessionChoice?: boolean;
 }
 
 /**
@@ -86,12 +91,12 @@ export function approvalForm(call: ApprovalFormCall): Omit<ElicitRequestFormPara
   const tool = shown(call.toolName, maxNameLength);
   const choices: [ApprovalChoice, string][] = [
     [ApprovalChoice.Once, "Approve once"],
+    ...(critical || call.offerSessionChoice === false
+      ? []
+      : ([[ApprovalChoice.Session, "Approve for this session"]] as [ApprovalChoice, string][])),
     ...(critical
       ? []
-      : ([
-          [ApprovalChoice.Session, "Approve for this session"],
-          [ApprovalChoice.Always, `Always approve ${tool}`],
-        ] as [ApprovalChoice, string][])),
+      : ([[ApprovalChoice.Always, `Always approve ${tool}`]] as [ApprovalChoice, string][])),
     ...(pattern === undefined
       ? []
       : ([[ApprovalChoice.Pattern, `Always approve ${tool} for ${pattern}`]] as [
