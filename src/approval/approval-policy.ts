@@ -12,8 +12,13 @@ import {
   riskLevelName,
   ToolCategory,
 } from "../core/index.js";
-import { commandFileOperands, matchCommandPattern, matchDenyPattern } from "../shell/index.js";
+import {
+  commandFileOperandDetails,
+  matchCommandPattern,
+  matchDenyPattern,
+} from "../shell/index.js";
 import { globMatcher } from "./glob-matcher.js";
+import { concretePathOf, expandGlob, holds, isNeverChanged } from "./never-changed.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
 
@@ -135,6 +140,17 @@ export class ApprovalPolicy {
           reason: rule.reason ?? `Denied by policy rule ${describeRule(rule)}`,
         };
       }
+      // What the model can never change is not left to an approval of a command that may name it.
+      if (match === "unsure" && isNeverChanged(rule)) {
+        const why = this.#commandFiles(call).opaque ?? "the call cannot be resolved";
+        return {
+          kind: "deny",
+          reason:
+            `${rule.reason ?? `Denied by policy rule ${describeRule(rule)}`}. ` +
+            `The command may name it in a way that cannot be checked (${why}): name its files plainly ` +
+            "(no variables or substitutions, and the cwd parameter rather than 'cd').",
+        };
+      }
       if (match === "unsure") unsure ??= rule;
     }
     if (call.riskLevel >= RiskLevel.Critical) {
@@ -234,9 +250,12 @@ export class ApprovalPolicy {
   /**
    * What a tool that reads beyond the path it was called with (a search walking a tree, a
    * recursive listing) must leave alone, since the policy judges only that path: the protected
-   * paths, and the path patterns of the deny rules that could refuse a read (no command pattern;
-   * no tool id, or `file-read`, `list-directory` or `search`; no category, or FileSystem or
-   * Search). Give it to `builtinTools()` from `aintern/tools`.
+   * paths, and the path patterns of the deny rules that could refuse a read (`deniedPaths`: no
+   * command pattern; no tool id, or `file-read`, `list-directory` or `search`; no category, or
+   * FileSystem or Search); and what a recursive delete must not remove: the path patterns of the
+   * deny rules that could refuse a change (`changeDeniedPaths`: no command pattern; no tool id,
+   * or `file-write` or `file-delete`; no category, or FileSystem). Give it to `builtinTools()`
+   * from `aintern/tools`.
    *
    * @example
    * ```ts
@@ -246,24 +265,33 @@ export class ApprovalPolicy {
   guardedPaths(): {
     readonly protectedPaths: readonly string[];
     readonly deniedPaths: readonly string[];
+    readonly changeDeniedPaths: readonly string[];
   } {
     const deniedPaths: string[] = [];
+    const changeDeniedPaths: string[] = [];
     for (const rule of this.config.deny ?? []) {
       if (rule.pathPattern === undefined || rule.commandPattern !== undefined) continue;
-      if (rule.toolId !== undefined && !readingToolIds.includes(rule.toolId.toLowerCase()))
+      if (rule.category !== undefined && rule.category !== ToolCategory.FileSystem) {
+        if (readingCategories.includes(rule.category) && readsWith(rule)) {
+          deniedPaths.push(rule.pathPattern);
+        }
         continue;
-      if (rule.category !== undefined && !readingCategories.includes(rule.category)) continue;
-      deniedPaths.push(rule.pathPattern);
+      }
+      if (readsWith(rule)) deniedPaths.push(rule.pathPattern);
+      if (rule.toolId === undefined || changingToolIds.includes(rule.toolId.toLowerCase())) {
+        changeDeniedPaths.push(rule.pathPattern);
+      }
     }
     return {
       protectedPaths: this.config.protectedPaths ?? defaultProtectedPathPatterns,
       deniedPaths,
+      changeDeniedPaths,
     };
   }
 
   /**
    * Why a command parameter of the call must ask, for the files it names (see
-   * {@link commandFileOperands}: `cat x`, `sed -n p x`, `< x`, `> x`): one is a protected path,
+   * `commandFileOperands`: `cat x`, `sed -n p x`, `< x`, `> x`): one is a protected path,
    * one is outside the workspace (`/etc/shadow`, `~/.ssh/id_rsa`, `../x`), or one cannot be told
    * from the text (a glob, a variable, a path after `cd`). Undefined when none of these holds.
    * Relative names are read from the call's `cwd` parameter. `/dev/null` and the like are fine.
@@ -296,22 +324,37 @@ export class ApprovalPolicy {
     return undefined;
   }
 
-  /** The file operands of the call's command parameters, relative ones joined to its `cwd`. */
-  #commandFiles(call: PolicyCall): { paths: string[]; unknown: string | undefined } {
+  /**
+   * The file operands of the call's command parameters, relative ones joined to its `cwd` (see
+   * `commandFileOperandDetails` for `globs`, `opaque` and `removed`).
+   */
+  #commandFiles(call: PolicyCall): {
+    paths: string[];
+    unknown: string | undefined;
+    globs: string[];
+    opaque: string | undefined;
+    removed: string[];
+  } {
     const { commands } = callSubjects(call.toolId, call.parameters, this.config);
     const cwd = workingDirectory(call.parameters);
     const paths: string[] = [];
+    const globs: string[] = [];
+    const removed: string[] = [];
     let unknown: string | undefined;
+    let opaque: string | undefined;
+    const inCwd = (path: string): string =>
+      path.startsWith("~") || posix.isAbsolute(path) ? path : posix.join(cwd, path);
     for (const command of commands) {
-      const operands = commandFileOperands(command);
+      const operands = commandFileOperandDetails(command);
       unknown ??= operands.unknown;
+      opaque ??= operands.opaque;
       for (const path of operands.paths) {
-        if (harmlessDevices.test(path)) continue;
-        const absolute = path.startsWith("~") || posix.isAbsolute(path);
-        paths.push(absolute ? path : posix.join(cwd, path));
+        if (!harmlessDevices.test(path)) paths.push(inCwd(path));
       }
+      globs.push(...operands.globs.map(inCwd));
+      removed.push(...operands.removed.map(inCwd));
     }
-    return { paths, unknown };
+    return { paths, unknown, globs, opaque, removed };
   }
 
   /**
@@ -337,6 +380,9 @@ export class ApprovalPolicy {
       if (paths.length === 0 && files.unknown === undefined) return "no-match";
       if (workspace === undefined) unsure = true;
       else if (!paths.some((p) => matchPathPattern(pattern, p, workspace))) {
+        if (isNeverChanged(rule) && rule.commandPattern === undefined) {
+          return neverChangedMatch(pattern, call, subjects.paths, files, workspace);
+        }
         if (files.unknown === undefined) return "no-match";
         unsure = true;
       }
@@ -356,6 +402,41 @@ export class ApprovalPolicy {
 /** The built-in tools that read files (their deny rules also bind what a walk reads). */
 const readingToolIds: readonly string[] = ["file-read", "list-directory", "search"];
 const readingCategories: readonly string[] = [ToolCategory.FileSystem, ToolCategory.Search];
+/** The built-in tools that change files (their deny rules also bind what a recursive delete removes). */
+const changingToolIds: readonly string[] = ["file-write", "file-delete"];
+
+/** Whether a deny rule's tool id, if any, is one of the tools that read files. */
+function readsWith(rule: ApprovalRule): boolean {
+  return rule.toolId === undefined || readingToolIds.includes(rule.toolId.toLowerCase());
+}
+
+/**
+ * A never-changed rule's verdict on a call none of whose paths its pattern covers: a match when
+ * a path that removes or moves a whole folder (a path parameter of a call with `recursive: true`,
+ * an `rm` or `mv` operand) holds the rule's concrete path, or when a glob operand matches, now,
+ * a path the pattern covers or a folder holding it; unsure when some operand cannot be read
+ * at all (a variable, a substitution, a path after `cd`).
+ */
+function neverChangedMatch(
+  pattern: string,
+  call: PolicyCall,
+  callPaths: readonly string[],
+  files: { globs: readonly string[]; opaque: string | undefined; removed: readonly string[] },
+  workspace: string,
+): "match" | "no-match" | "unsure" {
+  const concrete = concretePathOf(pattern);
+  const removedWhole = [...(call.parameters.recursive === true ? callPaths : []), ...files.removed];
+  if (concrete !== undefined && removedWhole.some((p) => holds(workspace, p, concrete))) {
+    return "match";
+  }
+  for (const glob of files.globs) {
+    for (const path of expandGlob(workspace, glob)) {
+      if (matchPathPattern(pattern, path, workspace, { dot: true, nocase: true })) return "match";
+      if (concrete !== undefined && holds(workspace, path, concrete)) return "match";
+    }
+  }
+  return files.opaque === undefined ? "no-match" : "unsure";
+}
 
 /** Devices a command may read or write anywhere: `2>/dev/null`, `cat /dev/stdin`. */
 const harmlessDevices = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;

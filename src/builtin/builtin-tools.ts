@@ -1,5 +1,5 @@
 import type { Tool } from "../tools/index.js";
-import { fileDeleteTool } from "./file-delete-tool.js";
+import { FileDeleteTool, fileDeleteTool } from "./file-delete-tool.js";
 import { fileReadTool } from "./file-read-tool.js";
 import { fileWriteTool } from "./file-write-tool.js";
 import { ListDirectoryTool, listDirectoryTool } from "./list-directory-tool.js";
@@ -22,8 +22,9 @@ export type BuiltinToolId = (typeof BuiltinToolId)[keyof typeof BuiltinToolId];
 
 /**
  * Options of {@link builtinTools}. `protectedPaths` and `deniedPaths` say what `search` must not
- * read and walks must not enter beyond the path a call names (default: the default protected
- * paths); pass your policy's, `policy.guardedPaths()`, as `aintern mcp` does.
+ * read and walks must not enter beyond the path a call names, `protectedPaths` and
+ * `changeDeniedPaths` what a recursive `file-delete` must not remove (default: the default
+ * protected paths); pass your policy's, `policy.guardedPaths()`, as `aintern mcp` does.
  */
 export interface BuiltinToolsOptions extends PathGuardConfig {
   /** Only these tools (default all six). */
@@ -35,8 +36,8 @@ export interface BuiltinToolsOptions extends PathGuardConfig {
 }
 
 /**
- * The built-in tools, as the shared (stateless) instances (new `search` and `list-directory`
- * instances when `protectedPaths` or `deniedPaths` is given), in the order: file-read,
+ * The built-in tools, as the shared (stateless) instances (new `search`, `list-directory` and
+ * `file-delete` instances when a guard option is given), in the order: file-read,
  * list-directory, search, file-write, file-delete, terminal-execute.
  *
  * @example
@@ -47,20 +48,25 @@ export interface BuiltinToolsOptions extends PathGuardConfig {
  */
 export function builtinTools(options: BuiltinToolsOptions = {}): Tool[] {
   const guard: PathGuardConfig | undefined =
-    options.protectedPaths === undefined && options.deniedPaths === undefined
+    options.protectedPaths === undefined &&
+    options.deniedPaths === undefined &&
+    options.changeDeniedPaths === undefined
       ? undefined
       : {
           ...(options.protectedPaths === undefined
             ? {}
             : { protectedPaths: options.protectedPaths }),
           ...(options.deniedPaths === undefined ? {} : { deniedPaths: options.deniedPaths }),
+          ...(options.changeDeniedPaths === undefined
+            ? {}
+            : { changeDeniedPaths: options.changeDeniedPaths }),
         };
   const all: Tool[] = [
     fileReadTool,
     guard === undefined ? listDirectoryTool : new ListDirectoryTool(guard),
     guard === undefined ? searchTool : new SearchTool(guard),
     fileWriteTool,
-    fileDeleteTool,
+    guard === undefined ? fileDeleteTool : new FileDeleteTool(guard),
     terminalExecuteTool,
   ];
   const readOnlyIds: readonly string[] = [

@@ -4,7 +4,12 @@ export {
   type BuiltinToolsOptions,
   builtinTools,
 } from "./builtin-tools.js";
-export { type FileDeleteData, FileDeleteTool, fileDeleteTool } from "./file-delete-tool.js";
+export {
+  type FileDeleteData,
+  FileDeleteTool,
+  type FileDeleteToolConfig,
+  fileDeleteTool,
+} from "./file-delete-tool.js";
 export {
   type FileReadData,
   FileReadTool,

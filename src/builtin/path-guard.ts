@@ -17,6 +17,12 @@ export interface PathGuardConfig {
   readonly protectedPaths?: readonly string[];
   /** Paths a deny rule refuses (`ApprovalPolicy.guardedPaths()`): never read, never entered. */
   readonly deniedPaths?: readonly string[];
+  /**
+   * Paths a deny rule refuses to change (`ApprovalPolicy.guardedPaths()`: aintern's configuration
+   * and store, and rules naming `file-write` or `file-delete`): a recursive `file-delete` removes
+   * none of them. The tools that only read ignore it.
+   */
+  readonly changeDeniedPaths?: readonly string[];
 }
 
 /** Why a path is left alone: aintern's own store, a deny rule, or a protected path. */

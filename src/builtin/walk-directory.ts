@@ -31,8 +31,11 @@ export interface WalkOptions {
   readonly maxDepth: number;
   /** Honour `.gitignore` files (the root's, nested ones, and `.git/info/exclude`). */
   readonly respectGitignore: boolean;
-  /** `"skip"`: never yield `.git` directories; `"list"`: yield them, never descend into them. */
-  readonly gitDirectory: "skip" | "list";
+  /**
+   * `"skip"`: never yield `.git` directories; `"list"`: yield them, never descend into them;
+   * `"enter"`: treat them as any other directory (a recursive delete must see all it removes).
+   */
+  readonly gitDirectory: "skip" | "list" | "enter";
   /**
    * Whether to enter a directory below the start (given its workspace-relative path); one it
    * refuses is still yielded. Default: every directory. Asked only where the walk would go deeper.
@@ -111,7 +114,7 @@ export async function* walkDirectory(
       yield { absolutePath, relativePath, pathFromStart, name: entry.name, kind, depth };
       if (
         kind === "directory" &&
-        !isGit &&
+        (!isGit || gitDirectory === "enter") &&
         depth < maxDepth &&
         (enter === undefined || enter(relativePath))
       ) {

@@ -1,6 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   ApprovalPolicy,
@@ -8,6 +8,7 @@ import {
   defaultProtectedPathPatterns,
   RememberedPermissions,
 } from "../approval/index.js";
+import { neverChanged } from "../approval/never-changed.js";
 import { BuiltinToolId, type BuiltinToolsOptions, builtinTools } from "../builtin/index.js";
 import { ToolCallProcessor } from "../calls/index.js";
 import {
@@ -28,6 +29,7 @@ import {
 } from "../mcp/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore, type Store } from "../store/index.js";
+import { parseStoreUrl } from "../store/store-url.js";
 import type { Tool } from "../tools/index.js";
 import { checkFoundConfig, isWithin, realPathOf } from "./config-trust.js";
 
@@ -171,21 +173,31 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       ...configPaths,
       ...toolModules,
     ];
-    const neverChanged: ApprovalRule[] = [
-      BuiltinToolId.FileWrite,
-      BuiltinToolId.FileDelete,
-      BuiltinToolId.TerminalExecute,
-    ].flatMap((toolId) =>
-      configPaths.map((pathPattern) => ({
-        toolId,
+    // The store in the workspace too: deleting or replacing the audit database would leave every
+    // later call unrecorded. Marked rules: a folder holding one of their paths is covered when a
+    // call would remove it whole, and a command that may name one in a way that cannot be checked
+    // is refused.
+    const storePaths = storePatterns(storeUrl, await storeFileOf(storeUrl), workspacePath);
+    const guardedFiles = [
+      ...configPaths.map((pathPattern) => ({
         pathPattern,
         reason: "aintern's configuration: the model can never change it (a person edits it)",
       })),
-    );
+      ...storePaths.map((pathPattern) => ({
+        pathPattern,
+        reason:
+          "aintern's audit store: the model can never change or delete it (every call is recorded there)",
+      })),
+    ];
+    const neverChangedRules: ApprovalRule[] = [
+      BuiltinToolId.FileWrite,
+      BuiltinToolId.FileDelete,
+      BuiltinToolId.TerminalExecute,
+    ].flatMap((toolId) => guardedFiles.map((file) => neverChanged({ toolId, ...file })));
     // Frozen: the policy's matcher for them is then found without building a key on every call.
     const policy = new ApprovalPolicy({
       ...config.policy,
-      deny: [...neverChanged, ...(config.policy?.deny ?? [])],
+      deny: [...neverChangedRules, ...(config.policy?.deny ?? [])],
       protectedPaths: Object.freeze(protectedPaths),
     });
     const registry = new ToolRegistry();
@@ -282,6 +294,30 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
     await store.close();
     throw error;
   }
+}
+
+/** The real path of a SQLite store's database file, or undefined (in memory, PostgreSQL). */
+async function storeFileOf(storeUrl: string): Promise<string | undefined> {
+  const location = parseStoreUrl(storeUrl);
+  if (location.dialect !== "sqlite" || location.path === ":memory:") return undefined;
+  return realPathOf(location.path);
+}
+
+/**
+ * The workspace-relative patterns of the store's files when they are in the workspace: the
+ * default store's whole folder (`.aintern`), or a database named with `--db` with its SQLite
+ * siblings (`-wal`, `-shm`, `-journal`) and its in-flight journals (`-inflight.*`).
+ */
+function storePatterns(
+  storeUrl: string,
+  file: string | undefined,
+  workspacePath: string,
+): string[] {
+  if (file === undefined || !isWithin(workspacePath, file)) return [];
+  const path = relative(workspacePath, file).split(sep).join("/");
+  const defaultFile = `sqlite:${join(workspacePath, ".aintern", "audit.db")}`;
+  if (storeUrl === defaultFile) return [".aintern", ".aintern/**"];
+  return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, `${path}-inflight.*`];
 }
 
 /** `"npx -y @modelcontextprotocol/server-filesystem ."` as an upstream named `up1`, `up2`, ... */

@@ -24,6 +24,31 @@ export interface CommandFileOperands {
   readonly unknown: string | undefined;
 }
 
+/**
+ * {@link CommandFileOperands} with what a policy guarding particular files needs beyond them.
+ *
+ * @internal
+ */
+export interface CommandFileOperandDetails extends CommandFileOperands {
+  /**
+   * The file operands that are globs in their last segment only, without expansion or braces
+   * (`aintern.conf*.json`, `src/*.ts`), as written: a caller may list what they match itself.
+   * Each also sets `unknown`.
+   */
+  readonly globs: readonly string[];
+  /**
+   * Why some file operand cannot be known, for a reason other than one of `globs` or a program
+   * reading more than it names (`grep -r`, `ls -L`): a file the command may change is then unknown.
+   */
+  readonly opaque: string | undefined;
+  /**
+   * The operands (among `paths`) of programs that remove or move what they name, a folder with
+   * everything in it: `rm`, `mv`, and `find`'s start folders when its expression deletes or runs
+   * a command (`-delete`, `-exec`, `-execdir`, `-ok`, `-okdir`).
+   */
+  readonly removed: readonly string[];
+}
+
 interface OperandRule {
   /** Short options that take an argument (attached or the next word). */
   readonly withArgument?: string;
@@ -404,6 +429,11 @@ function commandLooksUp(args: readonly ShellWord[]): boolean {
   return false;
 }
 
+/** Programs that remove or move their operands, whole folders included. */
+const removers = new Set(["rm", "mv"]);
+/** `find` primaries that delete what it finds or run a command on it (`rm -rf {}`). */
+const findRemovingPrimaries = new Set(["-delete", "-exec", "-execdir", "-ok", "-okdir"]);
+
 /** Programs that change the directory later relative paths are read from. */
 const directoryChangers = new Set(["cd", "pushd", "popd"]);
 const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
@@ -481,20 +511,37 @@ function turnsOnExtendedGlobs(name: string, args: readonly ShellWord[]): boolean
   return args.some((word, i) => (word.value === "-O" || word.value === "+O") && names(args[i + 1]));
 }
 
+/** A glob only in its last segment, not built by expansion, no braces, not from `~`. */
+function isPlainGlob(word: ShellWord): boolean {
+  if (word.dynamic || word.value.startsWith("~")) return false;
+  const wildcard = /[*?[]/.exec(word.shadow);
+  if (wildcard === null || /\{.*(,|\.\.).*\}/.test(word.shadow)) return false;
+  return wildcard.index > word.value.lastIndexOf("/");
+}
+
 class OperandCollector {
   readonly paths: string[] = [];
+  readonly globs: string[] = [];
+  readonly removed: string[] = [];
   unknown: string | undefined;
+  opaque: string | undefined;
   changesDirectory = false;
   /** Whether a relative path was met (a `cd` anywhere makes every relative path unknown). */
   relativeSeen = false;
 
   note(reason: string): void {
     this.unknown ??= reason;
+    this.opaque ??= reason;
   }
 
   file(word: ShellWord): void {
     if (isProcessSubstitution(word)) return;
     const why = unreadable(word);
+    if (why !== undefined && isPlainGlob(word)) {
+      this.unknown ??= why;
+      this.globs.push(word.value);
+      return;
+    }
     if (why !== undefined) {
       this.note(why);
       return;
@@ -680,14 +727,20 @@ class OperandCollector {
     }
     // Every word the shell globs: a wrapper's own arguments too (`timeout /root/* true`).
     for (const word of simple.words.slice(1)) this.glob(word);
+    // Reading beyond what is named: unknown files, but none changed or named by it (not opaque).
     const follows = followsLinksOut(name, args);
-    if (follows !== undefined) this.note(follows);
+    if (follows !== undefined) this.unknown ??= follows;
     const unnamed = readsUnnamedFiles(name, args);
-    if (unnamed !== undefined) this.note(unnamed);
+    if (unnamed !== undefined) this.unknown ??= unnamed;
     if (name === "test") this.testOperands(args);
     else if (name === "[") this.testOperands(args.at(-1)?.value === "]" ? args.slice(0, -1) : args);
     const rule = operandRules.get(name);
+    const named = this.paths.length;
     if (rule !== undefined) this.operands(rule, args);
+    const removes =
+      removers.has(name) ||
+      (name === "find" && args.some((w) => w.dynamic || findRemovingPrimaries.has(w.value)));
+    if (removes) this.removed.push(...this.paths.slice(named));
     if (name === "find") this.findExpression(args, depth);
     else if (pathLookups.has(name) || (name === "command" && commandLooksUp(args))) {
       // `type /root/x`, `command -v ~/bin/x`: a name with a slash is looked up as a file.
@@ -910,6 +963,17 @@ class OperandCollector {
  * ```
  */
 export function commandFileOperands(command: string): CommandFileOperands {
+  const { paths, unknown } = commandFileOperandDetails(command);
+  return Object.freeze({ paths, unknown });
+}
+
+/**
+ * {@link commandFileOperands} with the globs it could not read, whether anything else was
+ * unreadable, and what is removed or moved whole.
+ *
+ * @internal
+ */
+export function commandFileOperandDetails(command: string): CommandFileOperandDetails {
   const collector = new OperandCollector();
   collector.line(command, 0);
   if (collector.changesDirectory && collector.relativeSeen) {
@@ -918,5 +982,8 @@ export function commandFileOperands(command: string): CommandFileOperands {
   return Object.freeze({
     paths: Object.freeze([...collector.paths]),
     unknown: collector.unknown,
+    globs: Object.freeze([...collector.globs]),
+    opaque: collector.opaque,
+    removed: Object.freeze([...collector.removed]),
   });
 }

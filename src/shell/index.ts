@@ -7,6 +7,11 @@ export {
   parseCommand,
 } from "./command-parser.js";
 export { matchCommandPattern, validateCommandPattern } from "./command-pattern.js";
-export { type CommandFileOperands, commandFileOperands } from "./file-operands.js";
+export {
+  type CommandFileOperandDetails,
+  type CommandFileOperands,
+  commandFileOperandDetails,
+  commandFileOperands,
+} from "./file-operands.js";
 export { type DenyPatternMatch, matchDenyPattern } from "./match-deny-pattern.js";
 export { suggestCommandPattern } from "./suggest-command-pattern.js";

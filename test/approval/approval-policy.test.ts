@@ -474,10 +474,12 @@ describe("ApprovalPolicy.guardedPaths (what a walk beyond the call's path must l
     expect(policy.guardedPaths()).toEqual({
       protectedPaths: ["**/.env"],
       deniedPaths: ["**/.env*", "secrets/**", "big/**", "private/**"],
+      changeDeniedPaths: ["**/.env*", "private/**", "src/**"],
     });
     expect(new ApprovalPolicy().guardedPaths()).toEqual({
       protectedPaths: defaultProtectedPathPatterns,
       deniedPaths: [],
+      changeDeniedPaths: [],
     });
   });
 });

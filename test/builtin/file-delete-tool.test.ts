@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BuiltinToolErrorCode,
   type FileDeleteData,
+  FileDeleteTool,
   fileDeleteTool,
 } from "../../src/builtin/index.js";
 import type { ToolProgress } from "../../src/context/index.js";
@@ -97,5 +98,35 @@ describe("file-delete", () => {
     expect(fileDeleteTool.getExecutionSummary({ path: "build", recursive: true })).toBe(
       "Delete 'build' and everything in it (recursive)",
     );
+  });
+});
+
+describe("file-delete: a recursive delete never removes a guarded path inside the folder", () => {
+  it("refuses a folder holding a protected path, naming it, and deletes nothing", async () => {
+    await ws.write({ "proj/src/a.ts": "a", "proj/.env": "KEY=1", "proj/sub/.npmrc": "x" });
+    const result = await run(fileDeleteTool, ws.root, { path: "proj", recursive: true });
+    expect(result.errorCode).toBe(ToolErrorCode.Denied);
+    expect(result.error).toBe(
+      "'proj' holds 'proj/.env' and 'proj/sub/.npmrc', protected paths: a recursive delete does not remove protected paths, and nothing was deleted. Delete them on their own (each is asked) or leave them.",
+    );
+    expect(await exists(ws.path("proj/src/a.ts"))).toBe(true);
+  });
+
+  it("refuses a folder holding aintern's store or a path a deny rule keeps from being changed", async () => {
+    await ws.write({ "a/.aintern/audit.db": "x", "b/keep/x.txt": "x", "b/y.txt": "y" });
+    const store = await run(fileDeleteTool, ws.root, { path: "a", recursive: true });
+    expect(store.error).toMatch(/^'a' holds 'a\/\.aintern', part of aintern's own store/);
+    const tool = new FileDeleteTool({ changeDeniedPaths: ["b/keep/**"] });
+    const denied = await run(tool, ws.root, { path: "b", recursive: true });
+    expect(denied.error).toMatch(/^'b' holds 'b\/keep', which a policy deny rule keeps/);
+    expect(await exists(ws.path("b/y.txt"))).toBe(true);
+    expect((await run(fileDeleteTool, ws.root, { path: "b", recursive: true })).success).toBe(true);
+  });
+
+  it("deletes a protected folder named by the call itself (the policy asked about it)", async () => {
+    await ws.write({ ".vscode/settings.json": "{}", ".vscode/tasks.json": "{}" });
+    const result = await run(fileDeleteTool, ws.root, { path: ".vscode", recursive: true });
+    expect(result.success).toBe(true);
+    expect(result.data).toEqual({ path: ".vscode", type: "directory", entriesDeleted: 2 });
   });
 });

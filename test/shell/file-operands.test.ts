@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { RiskLevel } from "../../src/core/index.js";
-import { assessCommandRisk, commandFileOperands } from "../../src/shell/index.js";
+import {
+  assessCommandRisk,
+  commandFileOperandDetails,
+  commandFileOperands,
+} from "../../src/shell/index.js";
 
 describe("commandFileOperands", () => {
   it.each([
@@ -212,4 +216,25 @@ describe("assessCommandRisk: reads of files outside the working directory or of 
       expect(assessCommandRisk(command).riskLevel).toBe(RiskLevel.Low);
     },
   );
+});
+
+describe("commandFileOperandDetails", () => {
+  it("tells plain globs, unreadable operands and what is removed or moved whole apart", () => {
+    expect(commandFileOperandDetails("rm -rf build dist/*.js && cat a")).toMatchObject({
+      globs: ["dist/*.js"],
+      opaque: undefined,
+      removed: ["build"],
+    });
+    expect(commandFileOperandDetails("mv a b; find c -delete; find d -name x")).toMatchObject({
+      removed: ["a", "b", "c"],
+    });
+    expect(commandFileOperandDetails("cp a $B").opaque).toMatch(/expansion/);
+    expect(commandFileOperandDetails("cat src/*/x").opaque).toMatch(/glob/);
+    // Reading more than it names changes nothing: unknown, not opaque.
+    expect(commandFileOperandDetails("grep -r x .")).toMatchObject({
+      unknown: expect.stringMatching(/whole folder tree/),
+      opaque: undefined,
+    });
+    expect(commandFileOperands("rm *.js")).toEqual({ paths: ["."], unknown: "'*.js' is a glob" });
+  });
 });

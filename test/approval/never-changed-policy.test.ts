@@ -1,0 +1,55 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalPolicy, type ApprovalRule } from "../../src/approval/index.js";
+import { neverChanged } from "../../src/approval/never-changed.js";
+import { type JsonObject, RiskLevel, ToolCategory } from "../../src/core/index.js";
+
+let workspace: string;
+beforeAll(() => {
+  workspace = realpathSync(mkdtempSync(join(tmpdir(), "aintern-never-changed-policy-")));
+  mkdirSync(join(workspace, "proj"));
+  writeFileSync(join(workspace, "proj", "guarded.json"), "{}");
+  writeFileSync(join(workspace, "notes.txt"), "x");
+});
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+const rule = (): ApprovalRule => ({ pathPattern: "proj/guarded.json", reason: "Guarded" });
+const decide = (deny: ApprovalRule, toolId: string, parameters: JsonObject) =>
+  new ApprovalPolicy({ deny: [deny] }).decide({
+    toolId,
+    category: toolId === "terminal-execute" ? ToolCategory.Terminal : ToolCategory.FileSystem,
+    riskLevel: RiskLevel.High,
+    parameters,
+    workspacePath: workspace,
+  });
+
+describe("ApprovalPolicy: the rules guarding what the model can never change", () => {
+  it.each<[string, JsonObject]>([
+    ["file-delete", { path: "proj", recursive: true }],
+    ["file-delete", { path: ".", recursive: true }],
+    ["terminal-execute", { command: "rm -rf proj" }],
+    ["terminal-execute", { command: "mv proj elsewhere" }],
+    ["terminal-execute", { command: "find proj -delete" }],
+    ["terminal-execute", { command: "find . -name x -exec rm -rf {} +" }],
+    ["terminal-execute", { command: "rm -r p?oj" }],
+    ["terminal-execute", { command: "cp notes.txt proj/guard*" }],
+    ["terminal-execute", { command: "cp notes.txt $X" }],
+    ["terminal-execute", { command: "cd proj && cp ../notes.txt guarded.json" }],
+  ])("deny %s %j, where a user's rule with the same pattern does not", (toolId, parameters) => {
+    expect(decide(neverChanged(rule()), toolId, parameters)).toMatchObject({ kind: "deny" });
+    expect(decide(rule(), toolId, parameters).kind, "a user's rule").not.toBe("deny");
+  });
+
+  it.each<[string, JsonObject]>([
+    ["file-delete", { path: "proj" }],
+    ["file-delete", { path: "other", recursive: true }],
+    ["terminal-execute", { command: "ls proj" }],
+    ["terminal-execute", { command: "grep -r x ." }],
+    ["terminal-execute", { command: "cat *.txt" }],
+    ["terminal-execute", { command: "rm -rf notes*" }],
+  ])("leave %s %j to the rest of the policy", (toolId, parameters) => {
+    expect(decide(neverChanged(rule()), toolId, parameters).kind).not.toBe("deny");
+  });
+});
