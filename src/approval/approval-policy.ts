@@ -16,9 +16,16 @@ import {
   commandFileOperandDetails,
   matchCommandPattern,
   matchDenyPattern,
+  relativeAfterCd,
 } from "../shell/index.js";
 import { globMatcher } from "./glob-matcher.js";
-import { concretePathOf, expandGlob, holds, isNeverChanged } from "./never-changed.js";
+import {
+  concretePathOf,
+  expandGlob,
+  holds,
+  isNeverChanged,
+  mayNameAfterCd,
+} from "./never-changed.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
 
@@ -421,7 +428,12 @@ function neverChangedMatch(
   pattern: string,
   call: PolicyCall,
   callPaths: readonly string[],
-  files: { globs: readonly string[]; opaque: string | undefined; removed: readonly string[] },
+  files: {
+    paths: readonly string[];
+    globs: readonly string[];
+    opaque: string | undefined;
+    removed: readonly string[];
+  },
   workspace: string,
 ): "match" | "no-match" | "unsure" {
   const concrete = concretePathOf(pattern);
@@ -435,7 +447,13 @@ function neverChangedMatch(
       if (concrete !== undefined && holds(workspace, path, concrete)) return "match";
     }
   }
-  return files.opaque === undefined ? "no-match" : "unsure";
+  if (files.opaque === undefined) return "no-match";
+  // Only where relative paths lead after 'cd' is unknown: their names tell whether they can
+  // reach what the rule covers (`cd src && cat a.ts` cannot name aintern.config.json).
+  if (files.opaque === relativeAfterCd && !mayNameAfterCd(pattern, files.paths)) {
+    return "no-match";
+  }
+  return "unsure";
 }
 
 /** Devices a command may read or write anywhere: `2>/dev/null`, `cat /dev/stdin`. */

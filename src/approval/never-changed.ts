@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { posix } from "node:path";
+import picomatch from "picomatch";
 import {
   getWorkspaceRelativePath,
   InvalidPathError,
@@ -91,4 +92,33 @@ function relativeIn(workspace: string, path: string): string | undefined {
     }
     throw error;
   }
+}
+
+/**
+ * Whether a relative path written after a change of directory (`cd sub && rm -rf proj`), which
+ * may lead anywhere, could name what `pattern` covers: its last name is the pattern's last name,
+ * or a folder on the way to the pattern's concrete path, or it climbs (`..`, `.`). Names are
+ * compared ignoring case: covering more is the safe direction.
+ *
+ * @internal
+ */
+export function mayNameAfterCd(pattern: string, paths: readonly string[]): boolean {
+  const patternNames = pattern.split("/").filter((name) => name !== "" && name !== "**");
+  const last = patternNames.at(-1);
+  if (last === undefined) return true;
+  const lastMatches = picomatch(last, { dot: true, nocase: true });
+  const concrete = concretePathOf(pattern);
+  const folders = new Set(
+    (concrete ?? "")
+      .toLowerCase()
+      .split("/")
+      .filter((name) => name !== ""),
+  );
+  return paths.some((path) => {
+    if (path.startsWith("/") || path.startsWith("~")) return false; // Not moved by 'cd'.
+    const names = path.split("/").filter((name) => name !== "");
+    if (names.length === 0 || names.some((name) => name === "." || name === "..")) return true;
+    const name = names.at(-1) as string;
+    return lastMatches(name) || folders.has(name.toLowerCase());
+  });
 }

@@ -968,6 +968,14 @@ export function commandFileOperands(command: string): CommandFileOperands {
 }
 
 /**
+ * The reason {@link commandFileOperandDetails} gives when the only thing it cannot read is where
+ * relative paths lead after a change of directory (`cd sub && cat a.txt`): their names are read.
+ *
+ * @internal
+ */
+export const relativeAfterCd = "a relative path follows a change of directory ('cd')";
+
+/**
  * {@link commandFileOperands} with the globs it could not read, whether anything else was
  * unreadable, and what is removed or moved whole.
  *
@@ -976,9 +984,7 @@ export function commandFileOperands(command: string): CommandFileOperands {
 export function commandFileOperandDetails(command: string): CommandFileOperandDetails {
   const collector = new OperandCollector();
   collector.line(command, 0);
-  if (collector.changesDirectory && collector.relativeSeen) {
-    collector.note("a relative path follows a change of directory ('cd')");
-  }
+  if (collector.changesDirectory && collector.relativeSeen) collector.note(relativeAfterCd);
   return Object.freeze({
     paths: Object.freeze([...collector.paths]),
     unknown: collector.unknown,

@@ -12,6 +12,7 @@ export {
   type CommandFileOperands,
   commandFileOperandDetails,
   commandFileOperands,
+  relativeAfterCd,
 } from "./file-operands.js";
 export { type DenyPatternMatch, matchDenyPattern } from "./match-deny-pattern.js";
 export { suggestCommandPattern } from "./suggest-command-pattern.js";

@@ -37,6 +37,10 @@ describe("ApprovalPolicy: the rules guarding what the model can never change", (
     ["terminal-execute", { command: "cp notes.txt proj/guard*" }],
     ["terminal-execute", { command: "cp notes.txt $X" }],
     ["terminal-execute", { command: "cd proj && cp ../notes.txt guarded.json" }],
+    ["terminal-execute", { command: "cd other && cp notes.txt ../proj/x" }],
+    ["terminal-execute", { command: "cd other && rm -rf proj" }],
+    ["terminal-execute", { command: "cd other && cp notes.txt GUARDED.json" }],
+    ["terminal-execute", { command: "cd proj && rm -rf ." }],
   ])("deny %s %j, where a user's rule with the same pattern does not", (toolId, parameters) => {
     expect(decide(neverChanged(rule()), toolId, parameters)).toMatchObject({ kind: "deny" });
     expect(decide(rule(), toolId, parameters).kind, "a user's rule").not.toBe("deny");
@@ -49,6 +53,10 @@ describe("ApprovalPolicy: the rules guarding what the model can never change", (
     ["terminal-execute", { command: "grep -r x ." }],
     ["terminal-execute", { command: "cat *.txt" }],
     ["terminal-execute", { command: "rm -rf notes*" }],
+    // After 'cd' a relative path may lead anywhere, but its name cannot reach proj/guarded.json.
+    ["terminal-execute", { command: "cd src && cat app.ts" }],
+    ["terminal-execute", { command: "cd src && rm -rf build" }],
+    ["terminal-execute", { command: "cd src/lib && cp a.ts b.ts" }],
   ])("leave %s %j to the rest of the policy", (toolId, parameters) => {
     expect(decide(neverChanged(rule()), toolId, parameters).kind).not.toBe("deny");
   });
