@@ -32,6 +32,7 @@ import { openStore, type Store } from "../store/index.js";
 import { parseStoreUrl } from "../store/store-url.js";
 import type { Tool } from "../tools/index.js";
 import { checkFoundConfig, isWithin, realPathOf } from "./config-trust.js";
+import { toolPackagePaths, upstreamCodePaths } from "./server-code-paths.js";
 
 /** What {@link openMcpRuntime} takes: the CLI's flags, over the configuration file. */
 export interface McpRuntimeOptions {
@@ -167,11 +168,18 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
     // a change to one asks as a protected path does (trust covers the config, not the module).
     const toolModules = (options.tools ?? config.tools ?? [])
       .filter((spec) => isAbsolute(spec) || spec.startsWith("."))
-      .flatMap((spec) => insideWorkspace(resolve(spec)));
+      .flatMap((spec) => insideWorkspace(resolve(spec)))
+      .concat(toolPackagePaths(options.tools ?? config.tools ?? [], workspacePath));
+    const upstreamConfigs: McpUpstreamConfig[] = [
+      ...(config.upstreams ?? []),
+      ...(options.upstreams ?? []).map((command, i) => upstreamFromCommand(command, i)),
+    ];
     const protectedPaths = [
       ...(config.policy?.protectedPaths ?? defaultProtectedPathPatterns),
       ...configPaths,
       ...toolModules,
+      // An upstream's code in the workspace runs in the server's stead at its next restart.
+      ...upstreamCodePaths(upstreamConfigs, workspacePath),
     ];
     // The store in the workspace too: deleting or replacing the audit database would leave every
     // later call unrecorded. Marked rules: a folder holding one of their paths is covered when a
@@ -207,10 +215,6 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
     for (const tool of await loadTools(options.tools ?? config.tools ?? ["builtin"], builtin)) {
       registry.registerTool(tool);
     }
-    const upstreamConfigs: McpUpstreamConfig[] = [
-      ...(config.upstreams ?? []),
-      ...(options.upstreams ?? []).map((command, i) => upstreamFromCommand(command, i)),
-    ];
     for (const upstreamConfig of upstreamConfigs) {
       const upstream = new McpUpstream(upstreamConfig, {
         ...(options.onError === undefined ? {} : { onError: options.onError }),
