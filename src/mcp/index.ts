@@ -18,6 +18,7 @@ export {
   type ImportMcpToolsOptions,
   importMcpTools,
   type ListedMcpTool,
+  listedToolProblem,
   type McpToolClient,
   toToolResult,
 } from "./import-mcp-tools.js";
@@ -34,6 +35,7 @@ export {
 } from "./mcp-config.js";
 export { isValidMcpToolName, McpToolNames, mcpToolNamePattern } from "./mcp-tool-names.js";
 export {
+  DEFAULT_UPSTREAM_START_TIMEOUT_MS,
   type HttpUpstreamConfig,
   McpUpstream,
   type McpUpstreamConfig,
@@ -51,3 +53,8 @@ export {
   serveMcpStdio,
 } from "./serve-mcp-stdio.js";
 export { riskFromAnnotations, toolAnnotations } from "./tool-annotations.js";
+export {
+  type GrantRevoker,
+  UpstreamToolSet,
+  type UpstreamToolSetConfig,
+} from "./upstream-tool-set.js";
