@@ -1,8 +1,10 @@
 import { access, constants, stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { isJsonObject } from "../core/index.js";
 import { McpUpstream } from "../mcp/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore, redactStoreUrl } from "../store/index.js";
+import type { Tool } from "../tools/index.js";
 import { loadTools, registrationProblem, resolveMcpPlaces } from "./mcp-runtime.js";
 
 export const doctorUsage = `Usage:
@@ -33,6 +35,9 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
   const report = (ok: boolean, what: string, detail: string): void => {
     if (!ok) failed++;
     process.stdout.write(`${ok ? "ok  " : "FAIL"}  ${what.padEnd(12)} ${detail}\n`);
+  };
+  const warn = (what: string, detail: string): void => {
+    process.stdout.write(`warn  ${what.padEnd(12)} ${detail}\n`);
   };
   let places: Awaited<ReturnType<typeof resolveMcpPlaces>>;
   try {
@@ -81,20 +86,49 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
   }
 
   for (const config of places.config.upstreams ?? []) {
-    const upstream = new McpUpstream(config);
+    let tools: Tool[] = [];
+    const leftOut: string[] = [];
+    const upstream = new McpUpstream(config, {
+      restartInBackground: false,
+      onTools: (listed) => {
+        tools = listed;
+      },
+      onError: (error) => {
+        if (/ left out: /.test(error.message))
+          leftOut.push(error.message.replace(/^Upstream '[^']*': /, ""));
+      },
+    });
     try {
-      const tools = await withTimeout(upstream.importTools(), 30_000, "did not answer in 30 s");
+      // The upstream's own start timeout (default 30 s) applies, and close() stops a server that
+      // is still starting: a server that never answers cannot keep doctor waiting.
+      await upstream.start();
       // What `aintern mcp` would leave out: each tool is registered as it would be.
       const registry = new ToolRegistry();
-      const refused = tools.flatMap((tool) => {
-        const problem = registrationProblem(registry, tool);
-        return problem === undefined ? [] : [`tool '${tool.id}' left out: ${problem}`];
-      });
+      const refused = [
+        ...leftOut,
+        ...tools.flatMap((tool) => {
+          const problem = registrationProblem(registry, tool);
+          return problem === undefined ? [] : [`tool '${tool.id}' left out: ${problem}`];
+        }),
+      ];
       report(
         refused.length === 0,
         "upstream",
         `${config.name}: ${tools.length} tools (prefix ${upstream.prefix})${refused.map((r) => `; ${r}`).join("")}`,
       );
+      // A `risk` key that names no tool is most likely a typo, and its override silently unused.
+      const names = new Set(
+        (await upstream.listTools()).tools.flatMap((t) =>
+          isJsonObject(t) && typeof t.name === "string" ? [t.name] : [],
+        ),
+      );
+      const unknown = Object.keys(config.risk ?? {}).filter((name) => !names.has(name));
+      if (unknown.length > 0) {
+        warn(
+          "upstream",
+          `${config.name}: risk names tools it does not list (${unknown.map((n) => `'${n}'`).join(", ")}); their overrides apply to nothing`,
+        );
+      }
     } catch (error) {
       report(false, "upstream", `${config.name}: ${(error as Error).message}`);
     } finally {
@@ -103,18 +137,4 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
   }
   process.stdout.write(failed === 0 ? "\nAll checks passed.\n" : `\n${failed} check(s) failed.\n`);
   return failed === 0 ? 0 : 1;
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(message)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

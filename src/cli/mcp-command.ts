@@ -13,14 +13,14 @@ import {
   serveMcpStdio,
 } from "../mcp/index.js";
 import { redactStoreUrl } from "../store/index.js";
-import { type McpRuntime, openMcpRuntime } from "./mcp-runtime.js";
+import { type McpRuntime, openMcpRuntime, riskLevelFromName } from "./mcp-runtime.js";
 
 /** Where `--console` without an address (and no `console.listen` in the config) listens. */
 const DEFAULT_CONSOLE_LISTEN = "127.0.0.1:7070";
 
 export const mcpUsage = `Usage:
   aintern mcp [--workspace DIR] [--db URL] [--tools builtin|readonly|MODULE]... [--config FILE]
-              [--http HOST:PORT [--token T|none]] [--upstream "CMD ARGS"]...
+              [--http HOST:PORT [--token T|none]] [--upstream "CMD ARGS"]... [--upstream-risk LEVEL]
               [--approvals elicit|console|deny] [--console [HOST:PORT]]
 
   Serves tools to any MCP client (stdio by default, Streamable HTTP with --http), every call
@@ -32,6 +32,10 @@ export const mcpUsage = `Usage:
   --config     A configuration file (default: aintern.config.json in the workspace, if any).
   --http       Serve Streamable HTTP on HOST:PORT (loopback by default; a bearer token is printed).
   --upstream   Start an MCP server and serve its tools guarded (prefix up1_, up2_, ...); repeatable.
+               Its tools' risk comes from their annotations (destructive High, read-only Safe,
+               else Medium); the config's upstreams take "risk" per tool and "defaultRisk".
+  --upstream-risk  Safe, Low, Medium, High or Critical: the risk of every --upstream tool,
+               instead of what its annotations claim.
   --token      With --http: the bearer token to require (default: a random one, printed), or
                none (no token; refused unless the host is loopback).
   --approvals  How a call that needs approval is asked:
@@ -59,6 +63,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
       config: { type: "string" },
       http: { type: "string" },
       upstream: { type: "string", multiple: true },
+      "upstream-risk": { type: "string" },
       approvals: { type: "string" },
       token: { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -107,6 +112,14 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     process.stderr.write(`--token ${tokenProblem} (or leave it out for a random one)\n`);
     return 2;
   }
+  const upstreamRisk =
+    values["upstream-risk"] === undefined ? undefined : riskLevelFromName(values["upstream-risk"]);
+  if (values["upstream-risk"] !== undefined && upstreamRisk === undefined) {
+    process.stderr.write(
+      `--upstream-risk must be Safe, Low, Medium, High or Critical, not '${values["upstream-risk"]}'\n`,
+    );
+    return 2;
+  }
   const log = (line: string): void => {
     process.stderr.write(`aintern mcp: ${line}\n`);
   };
@@ -118,6 +131,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
       : { tools: values.tools.flatMap((t) => t.split(",")).filter((t) => t !== "") }),
     ...(values.config === undefined ? {} : { config: values.config }),
     ...(values.upstream === undefined ? {} : { upstreams: values.upstream }),
+    ...(upstreamRisk === undefined ? {} : { upstreamRisk }),
     ...(approvals === undefined ? {} : { approvals }),
     console: consoleFlag !== undefined,
     onError: (error) => log(error.message),

@@ -17,7 +17,7 @@ import {
   reportExecutions,
 } from "../console/index.js";
 import { ensureDirectory } from "../core/ensure-directory.js";
-import { AinternError } from "../core/index.js";
+import { AinternError, RiskLevel } from "../core/index.js";
 import { LicenseTier, staticLicense, ToolExecutor } from "../execution/index.js";
 import {
   loadMcpConfig,
@@ -26,6 +26,7 @@ import {
   McpUpstream,
   type McpUpstreamConfig,
   parseMcpConfig,
+  UpstreamToolSet,
 } from "../mcp/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore, type Store } from "../store/index.js";
@@ -46,6 +47,11 @@ export interface McpRuntimeOptions {
   readonly config?: string;
   /** Upstream commands (`"npx -y server ARGS"`), added to the config's. */
   readonly upstreams?: readonly string[];
+  /**
+   * `--upstream-risk`: the risk of every tool of the `upstreams` commands, instead of what their
+   * annotations claim (default: the annotations are trusted).
+   */
+  readonly upstreamRisk?: RiskLevel;
   /** Start the upstreams (default true; `aintern tools` and `doctor` start them too). */
   readonly startUpstreams?: boolean;
   /** `--approvals`: default the config's, else `elicit`. */
@@ -172,7 +178,10 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       .concat(toolPackagePaths(options.tools ?? config.tools ?? [], workspacePath));
     const upstreamConfigs: McpUpstreamConfig[] = [
       ...(config.upstreams ?? []),
-      ...(options.upstreams ?? []).map((command, i) => upstreamFromCommand(command, i)),
+      ...(options.upstreams ?? []).map((command, i) => ({
+        ...upstreamFromCommand(command, i),
+        ...(options.upstreamRisk === undefined ? {} : { defaultRisk: options.upstreamRisk }),
+      })),
     ];
     const protectedPaths = [
       ...(config.policy?.protectedPaths ?? defaultProtectedPathPatterns),
@@ -215,25 +224,30 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
     for (const tool of await loadTools(options.tools ?? config.tools ?? ["builtin"], builtin)) {
       registry.registerTool(tool);
     }
+    const permissions = new RememberedPermissions({ store: store.permissions });
+    const onError = options.onError === undefined ? {} : { onError: options.onError };
+    const starting: Promise<void>[] = [];
     for (const upstreamConfig of upstreamConfigs) {
+      // The registry follows each listing of the upstream's tools (every start, list_changed);
+      // a tool it refuses is left out and named, and does not stop the others.
+      const tools = new UpstreamToolSet({
+        registry,
+        upstream: upstreamConfig.name,
+        permissions,
+        ...onError,
+      });
       const upstream = new McpUpstream(upstreamConfig, {
-        ...(options.onError === undefined ? {} : { onError: options.onError }),
+        onTools: (listed) => tools.update(listed),
+        ...onError,
       });
       upstreams.push(upstream);
       if (options.startUpstreams === false) continue;
-      for (const tool of await upstream.importTools()) {
-        const problem = registrationProblem(registry, tool);
-        // One tool the registry refuses (a schema that is not JSON Schema, an id taken) is left
-        // out, said so, and does not keep the upstream's other tools (or the server) from starting.
-        if (problem !== undefined) {
-          options.onError?.(
-            new Error(`Upstream '${upstreamConfig.name}': tool '${tool.id}' left out: ${problem}`),
-          );
-        }
-      }
+      // An upstream that does not start (it exits, never answers, lists nonsense) is named and
+      // tried again in the background; the others, and the server, go on.
+      starting.push(upstream.start().catch((error: Error) => options.onError?.(error)));
     }
+    await Promise.all(starting);
 
-    const permissions = new RememberedPermissions({ store: store.permissions });
     const executor = new ToolExecutor({
       registry,
       audit: store.audit,
@@ -322,6 +336,12 @@ function storePatterns(
   const defaultFile = `sqlite:${join(workspacePath, ".aintern", "audit.db")}`;
   if (storeUrl === defaultFile) return [".aintern", ".aintern/**"];
   return [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, `${path}-inflight.*`];
+}
+
+/** A risk level's name (`--upstream-risk High`) as the level, or undefined when it is none. */
+export function riskLevelFromName(name: string): RiskLevel | undefined {
+  const found = Object.entries(RiskLevel).find(([key]) => key.toLowerCase() === name.toLowerCase());
+  return found?.[1];
 }
 
 /** `"npx -y @modelcontextprotocol/server-filesystem ."` as an upstream named `up1`, `up2`, ... */

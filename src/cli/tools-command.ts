@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
 import { riskLevelName } from "../core/index.js";
 import { AinternMcpServer } from "../mcp/index.js";
-import { openMcpRuntime } from "./mcp-runtime.js";
+import { openMcpRuntime, riskLevelFromName } from "./mcp-runtime.js";
 
 export const toolsUsage = `Usage:
-  aintern tools [--json] [--tools builtin|readonly|MODULE]... [--upstream "CMD ARGS"]...
+  aintern tools [--json] [--tools builtin|readonly|MODULE]... [--upstream "CMD ARGS"]... [--upstream-risk LEVEL]
                 [--workspace DIR] [--db URL] [--config FILE]
 
   What an MCP client of 'aintern mcp' will see: each tool's MCP name, risk and annotations
@@ -19,6 +19,7 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
       json: { type: "boolean" },
       tools: { type: "string", multiple: true },
       upstream: { type: "string", multiple: true },
+      "upstream-risk": { type: "string" },
       workspace: { type: "string" },
       db: { type: "string" },
       config: { type: "string" },
@@ -29,6 +30,14 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
     process.stdout.write(toolsUsage);
     return 0;
   }
+  const upstreamRisk =
+    values["upstream-risk"] === undefined ? undefined : riskLevelFromName(values["upstream-risk"]);
+  if (values["upstream-risk"] !== undefined && upstreamRisk === undefined) {
+    process.stderr.write(
+      `--upstream-risk must be Safe, Low, Medium, High or Critical, not '${values["upstream-risk"]}'\n`,
+    );
+    return 2;
+  }
   const runtime = await openMcpRuntime({
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     ...(values.db === undefined ? {} : { db: values.db }),
@@ -37,6 +46,7 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
       ? {}
       : { tools: values.tools.flatMap((t) => t.split(",")).filter((t) => t !== "") }),
     ...(values.upstream === undefined ? {} : { upstreams: values.upstream }),
+    ...(upstreamRisk === undefined ? {} : { upstreamRisk }),
     onError: (error) => process.stderr.write(`aintern tools: ${error.message}\n`),
   });
   try {

@@ -16,9 +16,12 @@ export interface ListedMcpTool {
   readonly annotations?: ToolAnnotations;
 }
 
-/** What {@link importMcpTools} needs of an MCP client: an SDK `Client` has it. */
+/**
+ * What {@link importMcpTools} needs of an MCP client: an SDK `Client` has it. `listTools` may
+ * return entries as the server sent them: each is checked on its own.
+ */
 export interface McpToolClient {
-  listTools(): Promise<{ readonly tools: readonly ListedMcpTool[] }>;
+  listTools(): Promise<{ readonly tools: readonly unknown[] }>;
   callTool(
     params: { name: string; arguments?: Record<string, unknown> },
     options?: {
@@ -36,6 +39,13 @@ export interface ImportMcpToolsOptions {
   readonly prefix?: string;
   /** Risk per upstream tool name, overriding what its annotations give. */
   readonly risk?: Readonly<Record<string, RiskLevel>>;
+  /**
+   * The risk of every tool `risk` does not name, instead of what its annotations give: the
+   * annotations are the server's claims, and this distrusts them wholesale.
+   */
+  readonly defaultRisk?: RiskLevel;
+  /** Told of each listed tool that is left out because it is malformed (the others are kept). */
+  readonly onToolLeftOut?: (name: string, problem: string) => void;
   /** Only these upstream tool names (default all). */
   readonly include?: readonly string[];
   /** The longest wait for one call (the executor's timeout applies as well). Default 10 minutes. */
@@ -46,8 +56,10 @@ export interface ImportMcpToolsOptions {
 
 /**
  * The tools of an MCP server as aintern tools, to register and serve with aintern's policy,
- * approvals and audit. Risk comes from the annotations (read-only: Safe, destructive: High,
- * otherwise Medium) unless `risk` names the tool. Each call goes to the server with the call's
+ * approvals and audit. Risk comes from the annotations (destructive: High, else read-only: Safe,
+ * otherwise Medium) unless `risk` names the tool or `defaultRisk` is set. A listed tool that is
+ * malformed (no name, no object `inputSchema`, annotations that are not hints) is left out and
+ * told to `onToolLeftOut`; the others are imported. Each call goes to the server with the call's
  * signal (cancelling sends `notifications/cancelled`) and a progress listener; the server's
  * errors come back as failed results, its structured content as the result's data.
  *
@@ -66,13 +78,53 @@ export async function importMcpTools(
   const include = options.include === undefined ? undefined : new Set(options.include);
   const risk = new Map(Object.entries(options.risk ?? {}));
   const ids = new Set<string>();
-  return tools
-    .filter((t) => include === undefined || include.has(t.name))
-    .map((listed) => {
-      const id = toolIdFor(`${options.prefix ?? ""}${listed.name}`, ids);
-      ids.add(id);
-      return mcpTool(client, listed, id, options, risk.get(listed.name));
-    });
+  const imported: Tool[] = [];
+  for (const [index, entry] of tools.entries()) {
+    const problem = listedToolProblem(entry);
+    if (problem !== undefined) {
+      const name =
+        isJsonObject(entry) && typeof entry.name === "string" && entry.name !== ""
+          ? entry.name
+          : `#${index + 1}`;
+      options.onToolLeftOut?.(name, problem);
+      continue;
+    }
+    const listed = entry as ListedMcpTool;
+    if (include !== undefined && !include.has(listed.name)) continue;
+    const id = toolIdFor(`${options.prefix ?? ""}${listed.name}`, ids);
+    ids.add(id);
+    imported.push(
+      mcpTool(client, listed, id, options, risk.get(listed.name) ?? options.defaultRisk),
+    );
+  }
+  return imported;
+}
+
+const hintNames = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+/** Why a `tools/list` entry cannot be imported, or undefined when it can. */
+export function listedToolProblem(entry: unknown): string | undefined {
+  if (!isJsonObject(entry)) return "it is not an object";
+  if (typeof entry.name !== "string" || entry.name === "") return "it has no name";
+  if (!isJsonObject(entry.inputSchema)) return "its inputSchema is missing or not an object";
+  const type = entry.inputSchema.type;
+  if (type !== undefined && type !== "object") return 'its inputSchema is not of type "object"';
+  if (entry.outputSchema !== undefined && !isJsonObject(entry.outputSchema)) {
+    return "its outputSchema is not an object";
+  }
+  for (const key of ["title", "description"] as const) {
+    if (entry[key] !== undefined && typeof entry[key] !== "string") return `its ${key} is not text`;
+  }
+  const annotations = entry.annotations;
+  if (annotations === undefined) return undefined;
+  if (!isJsonObject(annotations)) return "its annotations are not an object";
+  for (const hint of hintNames) {
+    const value = annotations[hint];
+    if (value !== undefined && typeof value !== "boolean") {
+      return `its annotation ${hint} is not true or false`;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -99,7 +151,8 @@ function mcpTool(
 ): Tool {
   const annotations = listed.annotations;
   const riskLevel = riskOverride ?? riskFromAnnotations(annotations);
-  const readOnly = annotations?.readOnlyHint === true;
+  // A tool that says it is both read-only and destructive is taken at its worse word.
+  const readOnly = annotations?.readOnlyHint === true && annotations.destructiveHint !== true;
   const tags = [...(options.tags ?? ["mcp"])];
   if (readOnly) tags.push("read-only");
   if (annotations?.destructiveHint === true) tags.push("destructive");

@@ -19,6 +19,7 @@ export {
   type ImportMcpToolsOptions,
   importMcpTools,
   type ListedMcpTool,
+  listedToolProblem,
   type McpToolClient,
   toToolResult,
 } from "./import-mcp-tools.js";
@@ -35,6 +36,7 @@ export {
 } from "./mcp-config.js";
 export { isValidMcpToolName, McpToolNames, mcpToolNamePattern } from "./mcp-tool-names.js";
 export {
+  DEFAULT_UPSTREAM_START_TIMEOUT_MS,
   type HttpUpstreamConfig,
   McpUpstream,
   type McpUpstreamConfig,
@@ -52,3 +54,8 @@ export {
   serveMcpStdio,
 } from "./serve-mcp-stdio.js";
 export { riskFromAnnotations, toolAnnotations } from "./tool-annotations.js";
+export {
+  type GrantRevoker,
+  UpstreamToolSet,
+  type UpstreamToolSetConfig,
+} from "./upstream-tool-set.js";

@@ -185,6 +185,17 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
     if (!isJsonObject(value)) return fail(key, "must be an object");
     return value;
   };
+  /** An object of strings, copied into a null-prototype object (`__proto__` stays a key). */
+  const textMap = (key: string, value: unknown): Record<string, string> | undefined => {
+    const o = obj(key, value);
+    if (o === undefined) return undefined;
+    const out: Record<string, string> = Object.create(null);
+    for (const [k, v] of Object.entries(o)) {
+      if (typeof v !== "string") fail(`${key}.${k}`, "must be a string");
+      out[k] = v as string;
+    }
+    return out;
+  };
 
   const workspace = str("workspace", json.workspace);
   const db = str("db", json.db);
@@ -265,10 +276,12 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
     const requirements = (key: string, value: unknown) => {
       const o = obj(key, value);
       if (o === undefined) return undefined;
+      const out: Record<string, "ask" | "allow"> = Object.create(null);
       for (const [k, v] of Object.entries(o)) {
         if (v !== "ask" && v !== "allow") fail(`${key}.${k}`, 'must be "ask" or "allow"');
+        out[k] = v as "ask" | "allow";
       }
-      return o as Record<string, "ask" | "allow">;
+      return out;
     };
     const deny = rules("policy.deny", rawPolicy.deny);
     const allow = rules("policy.allow", rawPolicy.allow);
@@ -351,33 +364,38 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
   for (const [name, value] of Object.entries(rawUpstreams ?? {})) {
     const key = `upstreams.${name}`;
     const u = obj(key, value)!;
-    const riskMap: Record<string, RiskLevel> = {};
+    // Null-prototype maps: a tool named `__proto__` or `constructor` is a key like any other.
+    const riskMap: Record<string, RiskLevel> = Object.create(null);
     for (const [tool, level] of Object.entries(obj(`${key}.risk`, u.risk) ?? {})) {
       riskMap[tool] = risk(`${key}.risk.${tool}`, level)!;
     }
+    const defaultRisk = risk(`${key}.defaultRisk`, u.defaultRisk);
+    const startTimeoutMs = int(`${key}.startTimeoutMs`, u.startTimeoutMs, 1);
     const common = {
       name,
       ...(u.prefix === undefined ? {} : { prefix: str(`${key}.prefix`, u.prefix)! }),
       ...(Object.keys(riskMap).length === 0 ? {} : { risk: riskMap }),
+      ...optional("defaultRisk", defaultRisk),
+      ...optional("startTimeoutMs", startTimeoutMs),
     };
     if (typeof u.url === "string") {
-      const headers = obj(`${key}.headers`, u.headers);
+      const headers = textMap(`${key}.headers`, u.headers);
       upstreams.push({
         ...common,
         url: u.url,
-        ...(headers === undefined ? {} : { headers: headers as Record<string, string> }),
+        ...optional("headers", headers),
       });
     } else {
       const command =
         str(`${key}.command`, u.command) ?? fail(key, "needs a command (stdio) or a url (HTTP)");
       const args = strings(`${key}.args`, u.args);
-      const env = obj(`${key}.env`, u.env);
+      const env = textMap(`${key}.env`, u.env);
       const cwd = str(`${key}.cwd`, u.cwd);
       upstreams.push({
         ...common,
         command,
         ...(args === undefined ? {} : { args }),
-        ...(env === undefined ? {} : { env: env as Record<string, string> }),
+        ...optional("env", env),
         cwd: cwd === undefined ? base : resolve(base, cwd),
       });
     }

@@ -35,13 +35,14 @@ export function toolAnnotations(tool: Tool): ToolAnnotations {
 }
 
 /**
- * The risk aintern gives an upstream MCP tool from its annotations: read-only is Safe, destructive
- * is High, anything else Medium. Annotations are the upstream's claims; the configuration can
- * override the level per tool.
+ * The risk aintern gives an upstream MCP tool from its annotations: destructive is High, else
+ * read-only is Safe, anything else Medium. Hints that contradict each other (read-only and
+ * destructive) give the higher risk. Annotations are the upstream's claims; the configuration can
+ * override the level per tool, or for all of an upstream's tools (`defaultRisk`).
  */
 export function riskFromAnnotations(annotations: ToolAnnotations | undefined): RiskLevel {
-  if (annotations?.readOnlyHint === true) return RiskLevel.Safe;
   if (annotations?.destructiveHint === true) return RiskLevel.High;
+  if (annotations?.readOnlyHint === true) return RiskLevel.Safe;
   return RiskLevel.Medium;
 }
 
