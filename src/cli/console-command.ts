@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { builtinTools } from "../builtin/index.js";
 import { startConsole } from "../console/index.js";
+import { displayText } from "../core/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore } from "../store/index.js";
 import { resolveMcpPlaces } from "./mcp-runtime.js";
@@ -75,7 +76,7 @@ export async function runConsoleCommand(
       ...(values.config === undefined ? {} : { config: values.config }),
     });
   } catch (error) {
-    io.err.write(`aintern console: ${(error as Error).message}\n`);
+    io.err.write(`aintern console: ${displayText((error as Error).message)}\n`);
     return 2;
   }
   const store = await openStore(places.storeUrl);
@@ -92,7 +93,7 @@ export async function runConsoleCommand(
     });
   } catch (error) {
     await store.close();
-    io.err.write(`aintern console: ${(error as Error).message}\n`);
+    io.err.write(`aintern console: ${displayText((error as Error).message)}\n`);
     return 2;
   }
   io.out.write(

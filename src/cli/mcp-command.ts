@@ -5,6 +5,7 @@ import {
   type RunningConsole,
   startConsole,
 } from "../console/index.js";
+import { displayText } from "../core/index.js";
 import {
   AinternMcpServer,
   bearerTokenProblem,
@@ -108,7 +109,8 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const log = (line: string): void => {
-    process.stderr.write(`aintern mcp: ${line}\n`);
+    // Lines name upstreams and their tools (an upstream's error text): printed as text.
+    process.stderr.write(`aintern mcp: ${displayText(line)}\n`);
   };
   const runtime = await openMcpRuntime({
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
@@ -128,7 +130,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
       running = await startMcpConsole(runtime, consoleFlag === true ? undefined : consoleFlag, log);
     } catch (error) {
       await runtime.close();
-      process.stderr.write(`aintern mcp: --console: ${(error as Error).message}\n`);
+      process.stderr.write(`aintern mcp: --console: ${displayText((error as Error).message)}\n`);
       return 2;
     }
   } else if (runtime.approvals === "console") {

@@ -2,7 +2,7 @@ import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
 import type { ApprovalHandler, ApprovalPromptDetails, ToolCallRequest } from "../calls/index.js";
 import { ApprovalDecision } from "../calls/index.js";
-import { RiskLevelMetadata } from "../core/index.js";
+import { displayText, jsonLine, RiskLevelMetadata } from "../core/index.js";
 
 /** Streams a {@link TerminalApprovalHandler} talks through (default: stdin / stdout). */
 export interface TerminalApprovalHandlerConfig {
@@ -43,12 +43,20 @@ export class TerminalApprovalHandler implements ApprovalHandler {
     const ask = (q: string) => rl.question(q, { signal });
     try {
       const risk = RiskLevelMetadata.getInfo(request.riskLevel);
-      this.#output.write(`\n${risk.displayName.toUpperCase()}  ${request.executionSummary}\n`);
+      // The summary and the arguments are the model's: printed as text, so an escape in them
+      // cannot redraw the prompt the person answers.
       this.#output.write(
-        `  tool: ${request.toolId}   arguments: ${JSON.stringify(request.parameters)}\n`,
+        `\n${risk.displayName.toUpperCase()}  ${displayText(request.executionSummary)}\n`,
       );
-      if (details?.reason !== undefined) this.#output.write(`  why asked: ${details.reason}\n`);
-      if (details?.warning !== undefined) this.#output.write(`  WARNING: ${details.warning}\n`);
+      this.#output.write(
+        `  tool: ${displayText(request.toolId)}   arguments: ${jsonLine(request.parameters)}\n`,
+      );
+      if (details?.reason !== undefined) {
+        this.#output.write(`  why asked: ${displayText(details.reason)}\n`);
+      }
+      if (details?.warning !== undefined) {
+        this.#output.write(`  WARNING: ${displayText(details.warning)}\n`);
+      }
       while (true) {
         const answer = (
           await ask("  [y] once  [s] session  [t] always this tool  [p] pattern  [n] deny > ")

@@ -1,5 +1,6 @@
 import { lstat, realpath } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { displayText } from "../core/index.js";
 import { configWidenings, trustConfig, trustFilePath } from "./config-trust.js";
 import { findMcpConfig } from "./mcp-runtime.js";
 
@@ -42,9 +43,10 @@ export async function runTrustCommand(argv: readonly string[]): Promise<number> 
   await trustConfig(config.file);
   // A link is trusted where it is, with this folder's relative paths (those printed below), not
   // where it leads: say so, so that no one takes it for the file they trusted elsewhere.
+  // The reasons are escaped already (configWidenings); the paths are escaped here.
   const name = (await lstat(config.file)).isSymbolicLink()
-    ? `${config.file} (a link to ${await realpath(config.file)}; trusted here, with this folder's paths)`
-    : config.file;
+    ? `${displayText(config.file)} (a link to ${displayText(await realpath(config.file))}; trusted here, with this folder's paths)`
+    : displayText(config.file);
   process.stdout.write(
     reasons.length === 0
       ? `Trusted ${name} (it only restricts; it needed no trust).\n`

@@ -1,6 +1,12 @@
 export { AinternError } from "./aintern-error.js";
 export { Cancellation } from "./cancellation.js";
 export { closestNames, editDistance } from "./closest-names.js";
+export {
+  type DisplayTextOptions,
+  displayText,
+  jsonLine,
+  UNSAFE_DISPLAY_CHARACTERS,
+} from "./display-text.js";
 export { ToolErrorCode } from "./error-codes.js";
 export { LONG_TURN_MS, turnIsLong, yieldToEventLoop } from "./event-loop-turn.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";

@@ -49,7 +49,7 @@ describe("a configuration found in the workspace", () => {
       await expect(opening).rejects.toMatchObject({
         code: "UNTRUSTED_MCP_CONFIG",
         message: expect.stringMatching(
-          /starts upstream MCP servers \(helper\).*allows calls without asking.*keeps approvals and permissions in postgres:\/\/attacker/,
+          /starts upstream MCP servers \(helper: \S+ -e .*\).*allows calls without asking.*keeps approvals and permissions in postgres:\/\/attacker/,
         ),
       });
       expect(await exists(marker)).toBe(false);
