@@ -34,8 +34,9 @@ export class UntrustedConfigError extends AinternError {
 /**
  * What a configuration file does beyond restricting the model: starting processes (each with its
  * command line, so the person trusting it sees what will run), loading code, allowing calls
- * without asking, moving the workspace or the store, setting who may connect. A file that does
- * none of these (deny rules, ask rules, limits, the console's operator) needs no trust. Whether a path stays inside the file's folder is judged on real paths
+ * without asking, moving the workspace or the store, setting who may connect, naming who decides
+ * in the audit log (`console.operator`). A file that does none of these (deny rules, ask rules,
+ * limits) needs no trust. Whether a path stays inside the file's folder is judged on real paths
  * (symbolic links followed), as the path will be used. The reasons are ready to print: every name,
  * command and path in them is escaped with `displayText`, so a terminal escape in the file cannot
  * rewrite what the person reads.
@@ -83,6 +84,13 @@ export async function configWidenings(config: McpConfig): Promise<string[]> {
     reasons.push(`keeps approvals and permissions in ${displayText(redactStoreUrl(config.db))}`);
   }
   if (config.http !== undefined) reasons.push("sets who may connect over HTTP (http)");
+  // The audit log's decided_by: a file that names the operator could sign every decision made
+  // in the console with someone else's name.
+  if (config.console?.operator !== undefined) {
+    reasons.push(
+      `records decisions in the audit log as made by ${displayText(config.console.operator)} (console.operator)`,
+    );
+  }
   return reasons;
 }
 

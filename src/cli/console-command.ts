@@ -19,7 +19,8 @@ Options:
   --db            Store URL (default: the config's db, else sqlite:<workspace>/.aintern/audit.db,
                   the store \`aintern mcp\` uses in the same workspace).
   --workspace     The workspace whose store to open (default: the current directory).
-  --config        A configuration file (default: aintern.config.json in the workspace, if any).
+  --config        A configuration file (default: aintern.config.json in --workspace DIR
+                  when it is given, else in the current directory, if any).
   --listen        host:port (default 127.0.0.1:7070; loopback only unless --allow-remote).
   --operator      Who decisions are recorded as (default: the config's console.operator, else
                   AINTERN_OPERATOR, else the OS user).

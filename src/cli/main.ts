@@ -36,7 +36,8 @@ Usage:
   tools        What an MCP client will see: names, risk and annotations.
   doctor       Checks the store, the workspace, the configuration and the upstreams.
   trust        Trusts the workspace's aintern.config.json (needed when it runs commands,
-               loads modules, allows calls, or moves the workspace or the store).
+               loads modules, allows calls, moves the workspace or the store, or names
+               the console's operator).
   (mcp, audit, permissions, tools and doctor take --workspace, --db and --config.)
 
   turn    Runs one agent turn: parses the recorded model response, applies the approval

@@ -30,7 +30,8 @@ export const mcpUsage = `Usage:
   --workspace  The folder tools may touch (default: the config's, else the current directory).
   --db         Store URL (default sqlite:<workspace>/.aintern/audit.db).
   --tools      builtin (default), readonly, or a module exporting defineTool() tools; repeatable.
-  --config     A configuration file (default: aintern.config.json in the workspace, if any).
+  --config     A configuration file (default: aintern.config.json in --workspace DIR when
+               it is given, else in the current directory, if any).
   --http       Serve Streamable HTTP on HOST:PORT (loopback by default; a bearer token is printed).
   --upstream   Start an MCP server and serve its tools guarded (prefix up1_, up2_, ...); repeatable.
   --token      With --http: the bearer token to require (default: a random one, printed), or
