@@ -7,15 +7,17 @@ import {
   allAuditStatuses,
   isAuditStatus,
 } from "../execution/index.js";
-import { openStore } from "../store/index.js";
+import { openStore, redactStoreUrl } from "../store/index.js";
 import { loadTools, resolveMcpPlaces } from "./mcp-runtime.js";
+import { sameStoreFile, storeFileIdentity } from "./store-file-identity.js";
 
 export const auditUsage = `Usage:
   aintern audit [--tool T] [--status S[,S]] [--session ID] [--since 1h] [--limit N]
                 [--json|--csv] [--follow] [--workspace DIR] [--db URL] [--config FILE]
 
   The audit log, newest first: a table in a terminal (coloured by status and risk), JSON lines
-  when piped (or --json), CSV with --csv. --follow prints rows as they are written, oldest first.
+  when piped (or --json), CSV with --csv. --follow prints rows as they are written, oldest first
+  (a database file replaced by another is followed anew, one deleted stops it with exit code 1).
   --since takes 30s, 15m, 1h, 2d or an ISO date (2026-11-26, 2026-11-26T10:00Z).
   Control and bidirectional characters in a row are shown escaped (\\x1b, [U+202E]; \\uXXXX in
   JSON); a CSV cell starting with = + - @, a tab or a carriage return gets a leading '.
@@ -85,7 +87,7 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     ...(values.session === undefined ? {} : { conversationId: values.session }),
     ...(from === undefined ? {} : { from }),
   };
-  const store = await openStore(places.storeUrl);
+  let store = await openStore(places.storeUrl);
   const out = (text: string): void => {
     process.stdout.write(text);
   };
@@ -109,8 +111,27 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
     process.stdout.once("error", stop);
+    // The file the store has open: a store left on a deleted or replaced database file would
+    // never see another row, so each poll checks that the path still names it.
+    let opened = await storeFileIdentity(places.storeUrl);
     while (!stopped) {
       await new Promise((r) => setTimeout(r, followPollMs));
+      const now = await storeFileIdentity(places.storeUrl);
+      if (!sameStoreFile(opened, now)) {
+        const shown = displayText(redactStoreUrl(places.storeUrl));
+        if (now === "missing") {
+          process.stderr.write(
+            `aintern audit: the database ${shown} was deleted while following; stopped. Run aintern audit --follow again once it is back.\n`,
+          );
+          return 1;
+        }
+        process.stderr.write(
+          `aintern audit: the database ${shown} was replaced by another file; following the new one.\n`,
+        );
+        await store.close();
+        store = await openStore(places.storeUrl);
+        opened = await storeFileIdentity(places.storeUrl);
+      }
       const next = await store.audit.query({
         ...filter,
         // The start bound keeps the poll on the started_at index: one day of rows, not the table.
