@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { replaceControlCharacters, riskLevelName } from "../core/index.js";
+import { displayText, jsonLine, riskLevelName } from "../core/index.js";
 import {
   type AuditEntry,
   type AuditFilter,
@@ -7,16 +7,20 @@ import {
   allAuditStatuses,
   isAuditStatus,
 } from "../execution/index.js";
-import { openStore } from "../store/index.js";
+import { openStore, redactStoreUrl } from "../store/index.js";
 import { loadTools, resolveMcpPlaces } from "./mcp-runtime.js";
+import { sameStoreFile, storeFileIdentity } from "./store-file-identity.js";
 
 export const auditUsage = `Usage:
   aintern audit [--tool T] [--status S[,S]] [--session ID] [--since 1h] [--limit N]
                 [--json|--csv] [--follow] [--workspace DIR] [--db URL] [--config FILE]
 
   The audit log, newest first: a table in a terminal (coloured by status and risk), JSON lines
-  when piped (or --json), CSV with --csv. --follow prints rows as they are written, oldest first.
+  when piped (or --json), CSV with --csv. --follow prints rows as they are written, oldest first
+  (a database file replaced by another is followed anew, one deleted stops it with exit code 1).
   --since takes 30s, 15m, 1h, 2d or an ISO date (2026-11-26, 2026-11-26T10:00Z).
+  Control and bidirectional characters in a row are shown escaped (\\x1b, [U+202E]; \\uXXXX in
+  JSON); a CSV cell starting with = + - @, a tab or a carriage return gets a leading '.
 `;
 
 /** `aintern audit`. Returns the exit code. */
@@ -43,7 +47,7 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     return 0;
   }
   const fail = (message: string): number => {
-    process.stderr.write(`${message}\n\n${auditUsage}`);
+    process.stderr.write(`${displayText(message)}\n\n${auditUsage}`);
     return 2;
   };
   let from: Date | undefined;
@@ -83,7 +87,7 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     ...(values.session === undefined ? {} : { conversationId: values.session }),
     ...(from === undefined ? {} : { from }),
   };
-  const store = await openStore(places.storeUrl);
+  let store = await openStore(places.storeUrl);
   const out = (text: string): void => {
     process.stdout.write(text);
   };
@@ -107,8 +111,27 @@ export async function runAuditCommand(argv: readonly string[]): Promise<number> 
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
     process.stdout.once("error", stop);
+    // The file the store has open: a store left on a deleted or replaced database file would
+    // never see another row, so each poll checks that the path still names it.
+    let opened = await storeFileIdentity(places.storeUrl);
     while (!stopped) {
       await new Promise((r) => setTimeout(r, followPollMs));
+      const now = await storeFileIdentity(places.storeUrl);
+      if (!sameStoreFile(opened, now)) {
+        const shown = displayText(redactStoreUrl(places.storeUrl));
+        if (now === "missing") {
+          process.stderr.write(
+            `aintern audit: the database ${shown} was deleted while following; stopped. Run aintern audit --follow again once it is back.\n`,
+          );
+          return 1;
+        }
+        process.stderr.write(
+          `aintern audit: the database ${shown} was replaced by another file; following the new one.\n`,
+        );
+        await store.close();
+        store = await openStore(places.storeUrl);
+        opened = await storeFileIdentity(places.storeUrl);
+      }
       const next = await store.audit.query({
         ...filter,
         // The start bound keeps the poll on the started_at index: one day of rows, not the table.
@@ -164,7 +187,9 @@ export function formatAuditRow(
   format: Format,
   risks: Map<string, number>,
 ): string {
-  if (format === "json") return JSON.stringify(row);
+  // Every field may come from the model, its tools or an upstream server: a terminal escape, a
+  // clipboard write (OSC 52) or a bidirectional override in one must reach the reader as text.
+  if (format === "json") return jsonLine(row);
   if (format === "csv") {
     return [
       isoTime(row.startedAt),
@@ -183,17 +208,13 @@ export function formatAuditRow(
   }
   const risk = risks.get(row.toolName);
   const riskText = risk === undefined ? "-" : riskLevelName(risk as never);
-  // Tool names and messages come from the model and its tools: a terminal escape in them must
-  // reach the terminal as text, not as a command.
   return [
     isoTime(row.startedAt).replace("T", " ").slice(0, 23),
-    replaceControlCharacters(row.toolName).padEnd(22).slice(0, 22),
+    displayText(row.toolName).padEnd(22).slice(0, 22),
     colour(riskColour(risk), riskText.padEnd(8)),
     colour(statusColour(row.status), row.status.padEnd(17)),
     `${String(Math.round(row.durationMs)).padStart(6)} ms`,
-    replaceControlCharacters(
-      (row.errorMessage ?? row.resultSummary ?? "").replace(/\s+/g, " "),
-    ).slice(0, 60),
+    displayText((row.errorMessage ?? row.resultSummary ?? "").replace(/\s+/g, " ")).slice(0, 60),
   ].join("  ");
 }
 
@@ -213,11 +234,15 @@ function tableHeader(): string {
   ].join("  ");
 }
 
+/**
+ * One CSV cell: quoted always; a leading = + - @ (or a tab or carriage return, which some
+ * spreadsheets skip before one) is prefixed with `'` so a spreadsheet does not run the cell as a
+ * formula (the OWASP rule); control and bidirectional characters, which have no business in a
+ * cell and act on a terminal that shows the file, are written as their escapes ({@link displayText}).
+ */
 function csvCell(value: string): string {
-  // Quote always; a leading = + - @ (or a tab or carriage return before one, which some
-  // spreadsheets skip) is prefixed so a spreadsheet does not run the cell as a formula.
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replaceAll('"', '""')}"`;
+  return `"${displayText(safe).replaceAll('"', '""')}"`;
 }
 
 function statusColour(status: string): number {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `aintern` command's executable: runs the CLI and sets the exit code.
+import { displayText } from "../core/index.js";
 import { main } from "./main.js";
 
 const argv = process.argv.slice(2);
@@ -21,7 +22,9 @@ main(argv).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`aintern: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `aintern: ${displayText(error instanceof Error ? error.message : String(error), { multiline: true })}\n`,
+    );
     process.exitCode = 1;
   },
 );

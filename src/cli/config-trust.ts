@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { lstat, mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { AinternError } from "../core/index.js";
-import type { McpConfig } from "../mcp/index.js";
+import { AinternError, displayText } from "../core/index.js";
+import type { McpConfig, McpUpstreamConfig } from "../mcp/index.js";
 import { redactStoreUrl } from "../store/index.js";
 
 /**
@@ -14,10 +14,14 @@ export class UntrustedConfigError extends AinternError {
   readonly file: string;
   readonly reasons: readonly string[];
 
+  /**
+   * `reasons` come from {@link configWidenings}, printable as they are (the names, commands and
+   * paths in them are already escaped with `displayText`).
+   */
   constructor(file: string, reasons: readonly string[]) {
     super(
       "UNTRUSTED_MCP_CONFIG",
-      `${file} was found in the workspace and is not trusted: it ${reasons.join("; ")}. ` +
+      `${displayText(file)} was found in the workspace and is not trusted: it ${reasons.join("; ")}. ` +
         "A repository you cloned could have put it there. If you wrote it (or read it), trust it with " +
         "`aintern trust` in that folder (again after each change), or name it with --config FILE.",
     );
@@ -28,21 +32,35 @@ export class UntrustedConfigError extends AinternError {
 }
 
 /**
- * What a configuration file does beyond restricting the model: starting processes, loading code,
- * allowing calls without asking, moving the workspace or the store, setting who may connect. A
- * file that does none of these (deny rules, ask rules, limits, the console's operator) needs no
- * trust. Whether a path stays inside the file's folder is judged on real paths (symbolic links
- * followed), as the path will be used.
+ * What a configuration file does beyond restricting the model: starting processes (each with its
+ * command line, so the person trusting it sees what will run), loading code, allowing calls
+ * without asking, moving the workspace or the store, setting who may connect, naming who decides
+ * in the audit log (`console.operator`). A file that does none of these (deny rules, ask rules,
+ * limits) needs no trust. Whether a path stays inside the file's folder is judged on real paths
+ * (symbolic links followed), as the path will be used. The reasons are ready to print: every name,
+ * command and path in them is escaped with `displayText`, so a terminal escape in the file cannot
+ * rewrite what the person reads.
  */
 export async function configWidenings(config: McpConfig): Promise<string[]> {
   const reasons: string[] = [];
   const folder = config.file === undefined ? undefined : await realPathOf(dirname(config.file));
-  if ((config.upstreams ?? []).length > 0) {
-    const names = (config.upstreams ?? []).map((u) => u.name).join(", ");
-    reasons.push(`starts upstream MCP servers (${names})`);
+  const started = (config.upstreams ?? []).filter((u) => "command" in u);
+  if (started.length > 0) {
+    const base = config.file === undefined ? undefined : dirname(config.file);
+    const commands = started.map((u) => `${displayText(u.name)}: ${upstreamCommandLine(u, base)}`);
+    reasons.push(`starts upstream MCP servers (${commands.join("; ")})`);
+  }
+  const remote = (config.upstreams ?? []).filter((u) => "url" in u);
+  if (remote.length > 0) {
+    const urls = remote.map(
+      (u) => `${displayText(u.name)}: ${displayText("url" in u ? u.url : "")}`,
+    );
+    reasons.push(`connects to upstream MCP servers (${urls.join("; ")})`);
   }
   const modules = (config.tools ?? []).filter((t) => t !== "builtin" && t !== "readonly");
-  if (modules.length > 0) reasons.push(`loads tool modules (${modules.join(", ")})`);
+  if (modules.length > 0) {
+    reasons.push(`loads tool modules (${modules.map((m) => displayText(m)).join(", ")})`);
+  }
   const policy = config.policy;
   if ((policy?.allow ?? []).length > 0) reasons.push("allows calls without asking (policy.allow)");
   for (const key of ["tools", "categories", "riskLevels"] as const) {
@@ -57,15 +75,43 @@ export async function configWidenings(config: McpConfig): Promise<string[]> {
     const real =
       folder === undefined ? undefined : await realPathOf(resolve(folder, config.workspace));
     if (folder === undefined || real === undefined || !isWithin(folder, real)) {
-      const really = real === undefined || real === config.workspace ? "" : ` (really ${real})`;
-      reasons.push(`moves the workspace to ${config.workspace}${really}`);
+      const really =
+        real === undefined || real === config.workspace ? "" : ` (really ${displayText(real)})`;
+      reasons.push(`moves the workspace to ${displayText(config.workspace)}${really}`);
     }
   }
   if (config.db !== undefined) {
-    reasons.push(`keeps approvals and permissions in ${redactStoreUrl(config.db)}`);
+    reasons.push(`keeps approvals and permissions in ${displayText(redactStoreUrl(config.db))}`);
   }
   if (config.http !== undefined) reasons.push("sets who may connect over HTTP (http)");
+  // The audit log's decided_by: a file that names the operator could sign every decision made
+  // in the console with someone else's name.
+  if (config.console?.operator !== undefined) {
+    reasons.push(
+      `records decisions in the audit log as made by ${displayText(config.console.operator)} (console.operator)`,
+    );
+  }
   return reasons;
+}
+
+/**
+ * A stdio upstream's command line as a shell would read it (its environment settings first, its
+ * folder after when it is not the file's), escaped for a terminal.
+ */
+function upstreamCommandLine(upstream: McpUpstreamConfig, folder: string | undefined): string {
+  if (!("command" in upstream)) return "";
+  const where =
+    upstream.cwd === undefined || upstream.cwd === folder ? "" : ` (in ${upstream.cwd})`;
+  const env = Object.entries(upstream.env ?? {}).map(([k, v]) => `${k}=${shellWord(String(v))}`);
+  const words = [...env, upstream.command, ...(upstream.args ?? [])].map((w, i) =>
+    i < env.length ? w : shellWord(w),
+  );
+  return displayText(words.join(" ") + where);
+}
+
+/** `word` quoted for a POSIX shell when it needs it. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** Whether the absolute path `path` is `folder` or below it, compared as text. */

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { builtinTools } from "../builtin/index.js";
 import { startConsole } from "../console/index.js";
+import { displayText } from "../core/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore } from "../store/index.js";
 import { resolveMcpPlaces } from "./mcp-runtime.js";
@@ -18,7 +19,8 @@ Options:
   --db            Store URL (default: the config's db, else sqlite:<workspace>/.aintern/audit.db,
                   the store \`aintern mcp\` uses in the same workspace).
   --workspace     The workspace whose store to open (default: the current directory).
-  --config        A configuration file (default: aintern.config.json in the workspace, if any).
+  --config        A configuration file (default: aintern.config.json in --workspace DIR
+                  when it is given, else in the current directory, if any).
   --listen        host:port (default 127.0.0.1:7070; loopback only unless --allow-remote).
   --operator      Who decisions are recorded as (default: the config's console.operator, else
                   AINTERN_OPERATOR, else the OS user).
@@ -75,7 +77,7 @@ export async function runConsoleCommand(
       ...(values.config === undefined ? {} : { config: values.config }),
     });
   } catch (error) {
-    io.err.write(`aintern console: ${(error as Error).message}\n`);
+    io.err.write(`aintern console: ${displayText((error as Error).message)}\n`);
     return 2;
   }
   const store = await openStore(places.storeUrl);
@@ -92,7 +94,7 @@ export async function runConsoleCommand(
     });
   } catch (error) {
     await store.close();
-    io.err.write(`aintern console: ${(error as Error).message}\n`);
+    io.err.write(`aintern console: ${displayText((error as Error).message)}\n`);
     return 2;
   }
   io.out.write(

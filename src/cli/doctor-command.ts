@@ -1,6 +1,6 @@
 import { access, constants, stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { isJsonObject } from "../core/index.js";
+import { displayText, isJsonObject } from "../core/index.js";
 import { McpUpstream } from "../mcp/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore, redactStoreUrl } from "../store/index.js";
@@ -34,7 +34,9 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
   let failed = 0;
   const report = (ok: boolean, what: string, detail: string): void => {
     if (!ok) failed++;
-    process.stdout.write(`${ok ? "ok  " : "FAIL"}  ${what.padEnd(12)} ${detail}\n`);
+    // Details name upstreams, tools and paths from the configuration and the upstreams' answers:
+    // printed as text, so an escape in one cannot turn a FAIL into "ok".
+    process.stdout.write(`${ok ? "ok  " : "FAIL"}  ${what.padEnd(12)} ${displayText(detail)}\n`);
   };
   const warn = (what: string, detail: string): void => {
     process.stdout.write(`warn  ${what.padEnd(12)} ${detail}\n`);

@@ -2,6 +2,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { displayText } from "../core/index.js";
 import { allToolCallFormats, type ToolCallFormat } from "../providers/index.js";
 import { redactStoreUrl } from "../store/index.js";
 import { runAuditCommand } from "./audit-command.js";
@@ -35,7 +36,8 @@ Usage:
   tools        What an MCP client will see: names, risk and annotations.
   doctor       Checks the store, the workspace, the configuration and the upstreams.
   trust        Trusts the workspace's aintern.config.json (needed when it runs commands,
-               loads modules, allows calls, or moves the workspace or the store).
+               loads modules, allows calls, moves the workspace or the store, or names
+               the console's operator).
   (mcp, audit, permissions, tools and doctor take --workspace, --db and --config.)
 
   turn    Runs one agent turn: parses the recorded model response, applies the approval
@@ -61,7 +63,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     try {
       return await command(argv.slice(1));
     } catch (error) {
-      process.stderr.write(`aintern ${argv[0]}: ${(error as Error).message}\n`);
+      // The message may name a configuration's keys or an upstream's tools: printed as text.
+      process.stderr.write(
+        `aintern ${displayText(argv[0] ?? "")}: ${displayText((error as Error).message, { multiline: true })}\n`,
+      );
       return error instanceof TypeError && "code" in error ? 2 : 1;
     }
   }
@@ -103,13 +108,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   out.write(`\nWorkspace: ${workspacePath}\nStore: ${redactStoreUrl(storeUrl)}\n`);
   out.write("\n== Calls\n");
   for (const s of result.statuses)
-    out.write(`  ${s.callId.padEnd(16)} ${s.toolId.padEnd(18)} ${s.status}\n`);
+    out.write(
+      `  ${displayText(s.callId).padEnd(16)} ${displayText(s.toolId).padEnd(18)} ${s.status}\n`,
+    );
   out.write("\n== Messages for the model\n");
-  out.write(`${JSON.stringify(result.messages, null, 2)}\n`);
+  out.write(`${displayText(JSON.stringify(result.messages, null, 2), { multiline: true })}\n`);
   out.write("\n== Audit rows\n");
   for (const row of result.auditRows) {
     out.write(
-      `  ${row.startedAt.toISOString()}  ${row.toolName.padEnd(18)} ${row.status.padEnd(18)} ${String(Math.round(row.durationMs)).padStart(5)} ms  ${row.errorCode ?? ""}\n`,
+      `  ${row.startedAt.toISOString()}  ${displayText(row.toolName).padEnd(18)} ${row.status.padEnd(18)} ${String(Math.round(row.durationMs)).padStart(5)} ms  ${row.errorCode ?? ""}\n`,
     );
   }
   return 0;
@@ -148,7 +155,9 @@ if (invokedDirectly) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`aintern: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `aintern: ${displayText(error instanceof Error ? error.message : String(error), { multiline: true })}\n`,
+      );
       process.exitCode = 1;
     },
   );

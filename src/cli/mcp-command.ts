@@ -5,6 +5,7 @@ import {
   type RunningConsole,
   startConsole,
 } from "../console/index.js";
+import { displayText } from "../core/index.js";
 import {
   AinternMcpServer,
   bearerTokenProblem,
@@ -29,7 +30,8 @@ export const mcpUsage = `Usage:
   --workspace  The folder tools may touch (default: the config's, else the current directory).
   --db         Store URL (default sqlite:<workspace>/.aintern/audit.db).
   --tools      builtin (default), readonly, or a module exporting defineTool() tools; repeatable.
-  --config     A configuration file (default: aintern.config.json in the workspace, if any).
+  --config     A configuration file (default: aintern.config.json in --workspace DIR when
+               it is given, else in the current directory, if any).
   --http       Serve Streamable HTTP on HOST:PORT (loopback by default; a bearer token is printed).
   --upstream   Start an MCP server and serve its tools guarded (prefix up1_, up2_, ...); repeatable.
                Its tools' risk comes from their annotations (destructive High, read-only Safe,
@@ -121,7 +123,8 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const log = (line: string): void => {
-    process.stderr.write(`aintern mcp: ${line}\n`);
+    // Lines name upstreams and their tools (an upstream's error text): printed as text.
+    process.stderr.write(`aintern mcp: ${displayText(line)}\n`);
   };
   const runtime = await openMcpRuntime({
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
@@ -142,7 +145,7 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
       running = await startMcpConsole(runtime, consoleFlag === true ? undefined : consoleFlag, log);
     } catch (error) {
       await runtime.close();
-      process.stderr.write(`aintern mcp: --console: ${(error as Error).message}\n`);
+      process.stderr.write(`aintern mcp: --console: ${displayText((error as Error).message)}\n`);
       return 2;
     }
   } else if (runtime.approvals === "console") {

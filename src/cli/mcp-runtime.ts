@@ -43,7 +43,10 @@ export interface McpRuntimeOptions {
   readonly db?: string;
   /** `builtin`, `readonly` or module paths; default the config's, else `builtin`. */
   readonly tools?: readonly string[];
-  /** A config file; default `aintern.config.json` in the current directory or workspace, if any. */
+  /**
+   * A config file; default `aintern.config.json` in the workspace given here, else (no workspace
+   * given) in the current directory, if any.
+   */
   readonly config?: string;
   /** Upstream commands (`"npx -y server ARGS"`), added to the config's. */
   readonly upstreams?: readonly string[];
@@ -89,8 +92,8 @@ export interface McpRuntime {
 
 /**
  * Reads the configuration the flags point at (or finds `aintern.config.json`), or an empty one. A
- * file found in the workspace or the current directory (a cloned repository's, maybe) that runs
- * code or widens the policy is refused until the user trusts it (`aintern trust`).
+ * file found in the workspace (a cloned repository's, maybe) that runs code or widens the policy
+ * is refused until the user trusts it (`aintern trust`).
  */
 export async function readMcpConfig(options: McpRuntimeOptions): Promise<McpConfig> {
   const config = await findMcpConfig(options);
@@ -98,25 +101,25 @@ export async function readMcpConfig(options: McpRuntimeOptions): Promise<McpConf
   return config;
 }
 
-/** The configuration the flags name or the one found, without the trust check. */
+/**
+ * The configuration the flags name or the one found, without the trust check: `--config`, else
+ * `aintern.config.json` in `--workspace` when it is given (only there: the current directory's
+ * file belongs to another project), else in the current directory; else an empty one.
+ */
 export async function findMcpConfig(
   options: Pick<McpRuntimeOptions, "workspace" | "config">,
 ): Promise<McpConfig> {
   if (options.config !== undefined) return loadMcpConfig(options.config);
-  for (const dir of [options.workspace, process.cwd()]) {
-    if (dir === undefined) continue;
-    // The folder's real path: the file's relative paths resolve from the folder it was found in
-    // as it really is, the way the trust check judges them (it binds trust to this place).
-    let file: string;
-    try {
-      file = join(await realpath(resolve(dir)), MCP_CONFIG_FILE_NAME);
-      await realpath(file);
-    } catch {
-      continue;
-    }
-    return loadMcpConfig(file);
+  // The folder's real path: the file's relative paths resolve from the folder it was found in
+  // as it really is, the way the trust check judges them (it binds trust to this place).
+  let file: string;
+  try {
+    file = join(await realpath(resolve(options.workspace ?? ".")), MCP_CONFIG_FILE_NAME);
+    await realpath(file);
+  } catch {
+    return parseMcpConfig({});
   }
-  return parseMcpConfig({});
+  return loadMcpConfig(file);
 }
 
 /** The configuration, the workspace (real path) and the store URL the flags and config name. */

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { riskLevelName } from "../core/index.js";
+import { displayText, jsonLine, riskLevelName } from "../core/index.js";
 import { openStore } from "../store/index.js";
 import { resolveMcpPlaces } from "./mcp-runtime.js";
 
@@ -44,11 +44,11 @@ export async function runPermissionsCommand(argv: readonly string[]): Promise<nu
     if (action === "revoke") {
       const id = positionals[1]!;
       if (await store.permissions.revoke(id)) {
-        process.stdout.write(`Revoked ${id}\n`);
+        process.stdout.write(`Revoked ${displayText(id)}\n`);
         return 0;
       }
       process.stderr.write(
-        `No remembered permission has the id '${id}' (see: aintern permissions list)\n`,
+        `No remembered permission has the id '${displayText(id)}' (see: aintern permissions list)\n`,
       );
       return 1;
     }
@@ -56,18 +56,23 @@ export async function runPermissionsCommand(argv: readonly string[]): Promise<nu
       values.tool === undefined ? {} : { toolId: values.tool },
     );
     if (values.json === true || !process.stdout.isTTY) {
-      for (const grant of grants) process.stdout.write(`${JSON.stringify(grant)}\n`);
+      for (const grant of grants) process.stdout.write(`${jsonLine(grant)}\n`);
       return 0;
     }
     if (grants.length === 0) {
       process.stdout.write("No remembered permissions.\n");
       return 0;
     }
+    // Tool ids and patterns come from the model's calls and the person who approved them: printed
+    // as text, never as terminal commands.
     for (const g of grants) {
+      const pattern =
+        g.pattern === undefined ? "any arguments" : `${g.patternKind ?? "pattern"} ${g.pattern}`;
+      const by = g.grantedBy === undefined ? "" : ` by ${g.grantedBy}`;
       process.stdout.write(
-        `${g.id}  ${g.toolId.padEnd(22)} up to ${riskLevelName(g.maxRiskLevel).padEnd(7)} ${
-          g.pattern === undefined ? "any arguments" : `${g.patternKind ?? "pattern"} ${g.pattern}`
-        }  since ${g.createdAt.toISOString()}${g.grantedBy === undefined ? "" : ` by ${g.grantedBy}`}\n`,
+        `${displayText(
+          `${g.id}  ${g.toolId.padEnd(22)} up to ${riskLevelName(g.maxRiskLevel).padEnd(7)} ${pattern}  since ${g.createdAt.toISOString()}${by}`,
+        )}\n`,
       );
     }
     return 0;

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { riskLevelName } from "../core/index.js";
+import { displayText, jsonLine, riskLevelName } from "../core/index.js";
 import { AinternMcpServer } from "../mcp/index.js";
 import { openMcpRuntime, riskLevelFromName } from "./mcp-runtime.js";
 
@@ -47,7 +47,7 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
       : { tools: values.tools.flatMap((t) => t.split(",")).filter((t) => t !== "") }),
     ...(values.upstream === undefined ? {} : { upstreams: values.upstream }),
     ...(upstreamRisk === undefined ? {} : { upstreamRisk }),
-    onError: (error) => process.stderr.write(`aintern tools: ${error.message}\n`),
+    onError: (error) => process.stderr.write(`aintern tools: ${displayText(error.message)}\n`),
   });
   try {
     const server = new AinternMcpServer({
@@ -55,11 +55,14 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
       processor: runtime.processor,
     });
     const listed = server.listTools();
+    // Names and descriptions come from tool modules and upstream servers: a terminal escape or a
+    // bidirectional override in one is printed as text, so it cannot redraw the list (a
+    // destructive tool shown as Safe) or write to the clipboard.
     if (values.json === true || !process.stdout.isTTY) {
       for (const tool of listed) {
         const id = server.names.idOf(tool.name)!;
         const risk = runtime.registry.getTool(id)!.defaultRiskLevel;
-        process.stdout.write(`${JSON.stringify({ id, risk: riskLevelName(risk), ...tool })}\n`);
+        process.stdout.write(`${jsonLine({ id, risk: riskLevelName(risk), ...tool })}\n`);
       }
       return 0;
     }
@@ -70,7 +73,7 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
         .filter(([key, value]) => key.endsWith("Hint") && value === true)
         .map(([key]) => key.replace(/Hint$/, ""));
       process.stdout.write(
-        `${tool.name.padEnd(28)} ${risk.padEnd(8)} ${hints.join(",").padEnd(34)} ${(tool.description ?? "").split("\n")[0]!.slice(0, 60)}\n`,
+        `${displayText(tool.name).padEnd(28)} ${risk.padEnd(8)} ${hints.join(",").padEnd(34)} ${displayText((tool.description ?? "").split("\n")[0]!).slice(0, 60)}\n`,
       );
     }
     return 0;

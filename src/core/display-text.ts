@@ -183,3 +183,27 @@ function endOf(text: string, count: number): string {
 function groupDigits(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
+
+/** What {@link jsonLine} writes as `\uXXXX`: what {@link displayText} escapes, but for spaces. */
+const hiddenInJson = new RegExp(hidden.source, "gu");
+
+/**
+ * `value` as one line of JSON in which every character {@link displayText} would escape is
+ * written as a `\uXXXX` escape: `JSON.stringify` escapes C0 controls but leaves DEL, C1 controls
+ * (U+009B is a one-character CSI) and bidirectional or invisible characters raw, and a terminal
+ * or a viewer would act on them. The result parses to the same value.
+ *
+ * @example
+ * ```ts
+ * jsonLine({ name: "a\u009b2Jb" }); // '{"name":"a\\u009b2Jb"}'
+ * ```
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(hiddenInJson, (c) => {
+    let escaped = "";
+    for (let i = 0; i < c.length; i++) {
+      escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+    }
+    return escaped;
+  });
+}

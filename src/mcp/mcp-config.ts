@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import type { ApprovalPolicyConfig, ApprovalRule } from "../approval/index.js";
 import {
   AinternError,
+  allToolCategories,
   isJsonObject,
   isToolCategory,
   type JsonObject,
@@ -273,13 +274,36 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
         };
       });
     };
-    const requirements = (key: string, value: unknown) => {
+    // Each key may be limited to known names (categories, risk levels); each value is "ask" or
+    // "allow".
+    const requirements = (key: string, value: unknown, names?: readonly string[]) => {
       const o = obj(key, value);
       if (o === undefined) return undefined;
       const out: Record<string, "ask" | "allow"> = Object.create(null);
       for (const [k, v] of Object.entries(o)) {
+        if (names !== undefined && !names.includes(k)) {
+          fail(`${key}.${k}`, `is not one of ${names.join(", ")}`);
+        }
         if (v !== "ask" && v !== "allow") fail(`${key}.${k}`, 'must be "ask" or "allow"');
         out[k] = v as "ask" | "allow";
+      }
+      return out;
+    };
+    // Tool id -> parameter names: an array of non-empty strings per tool. A string, a number or
+    // an empty name would otherwise reach the policy, which iterates the value (a string's
+    // letters, never a real parameter; a number throws on every call).
+    const parameterNames = (key: string, value: unknown) => {
+      const o = obj(key, value);
+      if (o === undefined) return undefined;
+      const out: Record<string, string[]> = {};
+      for (const [tool, names] of Object.entries(o)) {
+        if (!Array.isArray(names) || names.some((n) => typeof n !== "string" || n === "")) {
+          fail(
+            `${key}.${tool}`,
+            `must be an array of parameter names (non-empty strings), as in ["path"], not ${JSON.stringify(names)}`,
+          );
+        }
+        out[tool] = names as string[];
       }
       return out;
     };
@@ -287,10 +311,18 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
     const allow = rules("policy.allow", rawPolicy.allow);
     const protectedPaths = strings("policy.protectedPaths", rawPolicy.protectedPaths);
     const toolsReq = requirements("policy.tools", rawPolicy.tools);
-    const categories = requirements("policy.categories", rawPolicy.categories);
-    const riskLevels = requirements("policy.riskLevels", rawPolicy.riskLevels);
-    const pathParameters = obj("policy.pathParameters", rawPolicy.pathParameters);
-    const commandParameters = obj("policy.commandParameters", rawPolicy.commandParameters);
+    const categories = requirements("policy.categories", rawPolicy.categories, allToolCategories);
+    const riskLevels = requirements("policy.riskLevels", rawPolicy.riskLevels, [
+      "Safe",
+      "Low",
+      "Medium",
+      "High",
+    ]);
+    const pathParameters = parameterNames("policy.pathParameters", rawPolicy.pathParameters);
+    const commandParameters = parameterNames(
+      "policy.commandParameters",
+      rawPolicy.commandParameters,
+    );
     for (const key of Object.keys(rawPolicy)) {
       if (
         ![
@@ -314,12 +346,8 @@ export function parseMcpConfig(json: unknown, file?: string): McpConfig {
       ...(toolsReq === undefined ? {} : { tools: toolsReq }),
       ...(categories === undefined ? {} : { categories }),
       ...(riskLevels === undefined ? {} : { riskLevels }),
-      ...(pathParameters === undefined
-        ? {}
-        : { pathParameters: pathParameters as Record<string, string[]> }),
-      ...(commandParameters === undefined
-        ? {}
-        : { commandParameters: commandParameters as Record<string, string[]> }),
+      ...(pathParameters === undefined ? {} : { pathParameters }),
+      ...(commandParameters === undefined ? {} : { commandParameters }),
     };
   }
 

@@ -1,6 +1,7 @@
 // aintern audit --follow, as a real process on a store another process writes: every row is
 // printed once, a long execution's row included, whose start is older than rows shown before it.
 import { spawn } from "node:child_process";
+import { rename, rm } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { defineTool } from "../../src/tools/index.js";
@@ -54,6 +55,58 @@ describe("aintern audit --follow", () => {
     } finally {
       follower.kill("SIGKILL");
       await runtime.close();
+      await workspace.remove();
+    }
+  }, 60_000);
+
+  it("follows a database file replaced by another, saying so, and stops with an error when it is deleted", async () => {
+    const workspace = await makeWorkspace();
+    const file = `${workspace.path}/audit.db`;
+    const db = `sqlite:${file}`;
+    const write = async (url: string, path: string): Promise<void> => {
+      const runtime = await openMcpRuntime({
+        workspace: workspace.path,
+        db: url,
+        tools: ["builtin"],
+      });
+      try {
+        await runtime.processor.processCall({ toolId: "list-directory", parameters: { path } });
+      } finally {
+        await runtime.close();
+      }
+    };
+    await write(db, ".");
+    const follower = spawn(process.execPath, cliArgs("audit", "--follow", "--json", "--db", db), {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    follower.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    follower.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    const exited = new Promise<number | null>((r) => follower.once("exit", (code) => r(code)));
+    try {
+      await eventually(() => expect(out).toContain('"toolName":"list-directory"'));
+      // Another database takes the file's place (a restore, a reset): the follower must read it.
+      const other = `${workspace.path}/other.db`;
+      await write(`sqlite:${other}`, "..");
+      await rename(other, file);
+      await eventually(() =>
+        expect(err).toMatch(/was replaced by another file; following the new one/),
+      );
+      await write(db, "sub-after-replace");
+      await eventually(() => expect(out).toContain("sub-after-replace"));
+
+      await rm(file);
+      await rm(`${file}-wal`, { force: true });
+      await rm(`${file}-shm`, { force: true });
+      expect(await exited).toBe(1);
+      expect(err).toMatch(/was deleted while following; stopped/);
+    } finally {
+      follower.kill("SIGKILL");
       await workspace.remove();
     }
   }, 60_000);

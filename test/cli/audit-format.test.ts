@@ -34,7 +34,17 @@ describe("aintern audit's table", () => {
     expect(parts.every((part) => /^\[\d+m/.test(part))).toBe(true);
     expect(line).not.toContain("\u0007");
     expect(line).not.toContain("\u009b");
-    expect(line).toContain("\uFFFD]0;pwned");
+    expect(line).toContain("\\u001b]0;pwned\\u0007x");
+  });
+
+  it("shows a bidirectional override as its code, so it cannot reorder the row", () => {
+    const line = formatAuditRow(
+      entry({ toolName: "file-\u202Eetirw", errorMessage: "a\u2066b" }),
+      "table",
+      new Map(),
+    );
+    expect(line).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    expect(line).toContain("file-\\u202eetirw");
   });
 
   it("prints a row whose time is not a time instead of failing the whole list", () => {
@@ -54,7 +64,38 @@ describe("aintern audit's CSV", () => {
       );
       const cells = line.trimEnd().split(/,(?=")/);
       for (const cell of cells) expect(cell).toMatch(/^"(?![=+\-@\t\r])/);
-      expect(line).toContain(`"'${start}HYPERLINK(""http://x"")"`);
+      expect(line).toContain(
+        `"'${start.replace("\t", "\\t").replace("\r", "\\r")}HYPERLINK(""http://x"")"`,
+      );
     }
+  });
+
+  it("writes terminal escapes, C1 controls and bidirectional characters as text in every cell", () => {
+    const line = formatAuditRow(
+      entry({
+        toolName: "x\u001b]52;c;cHduZWQ=\u0007y",
+        errorMessage: "boom\u009b2J \u202Egnp.exe\nnext",
+        conversationId: "s\u001b[2K",
+      }),
+      "csv",
+      new Map(),
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checking none is left.
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202A-\u202E\u2066-\u2069]/);
+    expect(line).toContain('"x\\u001b]52;c;cHduZWQ=\\u0007y"');
+    expect(line).toContain('"boom\\u009b2J \\u202egnp.exe\\nnext"');
+  });
+});
+
+describe("aintern audit's JSON lines", () => {
+  it("escape C1 controls and bidirectional characters too, and still parse to the row", () => {
+    const row = entry({ toolName: "a\u009b2Jb", errorMessage: "c\u202Ed\u001b[0m" });
+    const line = formatAuditRow(row, "json", new Map());
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checking none is left.
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202A-\u202E\u2066-\u2069]/);
+    expect(JSON.parse(line)).toMatchObject({
+      toolName: "a\u009b2Jb",
+      errorMessage: "c\u202Ed\u001b[0m",
+    });
   });
 });

@@ -49,7 +49,7 @@ describe("a configuration found in the workspace", () => {
       await expect(opening).rejects.toMatchObject({
         code: "UNTRUSTED_MCP_CONFIG",
         message: expect.stringMatching(
-          /starts upstream MCP servers \(helper\).*allows calls without asking.*keeps approvals and permissions in postgres:\/\/attacker/,
+          /starts upstream MCP servers \(helper: \S+ -e .*\).*allows calls without asking.*keeps approvals and permissions in postgres:\/\/attacker/,
         ),
       });
       expect(await exists(marker)).toBe(false);
@@ -89,10 +89,55 @@ describe("a configuration found in the workspace", () => {
     }
   });
 
-  it("that only restricts (deny rules, the console's operator) needs no trust", async () => {
+  it("that names the console's operator (who the audit log says decided) needs trust", async () => {
+    const repo = await repository({ console: { operator: "Ada" } });
+    try {
+      await expect(
+        openMcpRuntime({ workspace: repo, db: "sqlite::memory:" }),
+      ).rejects.toMatchObject({
+        code: "UNTRUSTED_MCP_CONFIG",
+        message: expect.stringContaining("as made by Ada (console.operator)"),
+      });
+      expect(await cli(["trust", "--workspace", repo])).toBe(0);
+      const runtime = await openMcpRuntime({ workspace: repo, db: "sqlite::memory:" });
+      await runtime.close();
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
+  });
+
+  it("is looked for only in --workspace when it is given, not in the current directory", async () => {
+    const here = await repository({ policy: { deny: [{ commandPattern: "rm *" }] } });
+    const elsewhere = await mkdtemp(join(tmpdir(), "aintern-no-config-"));
+    const previous = process.cwd();
+    process.chdir(here);
+    try {
+      const { code, output } = await runCliCaptured([
+        "doctor",
+        "--workspace",
+        elsewhere,
+        "--db",
+        "sqlite::memory:",
+      ]);
+      expect(output).toMatch(/config\s+none \(defaults\)/);
+      expect(output).not.toContain(here);
+      expect(code).toBe(0);
+      // Without --workspace, the current directory's file is the one.
+      const found = await runCliCaptured(["doctor", "--db", "sqlite::memory:"]);
+      expect(found.output).toContain(join(here, "aintern.config.json"));
+      const trusting = await runCliCaptured(["trust", "--workspace", elsewhere]);
+      expect(trusting.code).toBe(1);
+      expect(trusting.output).toContain(`No aintern.config.json in ${elsewhere}`);
+    } finally {
+      process.chdir(previous);
+      await rm(here, { recursive: true, force: true });
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it("that only restricts (deny rules, ask rules) needs no trust", async () => {
     const repo = await repository({
       policy: { deny: [{ commandPattern: "rm *" }] },
-      console: { operator: "Ada" },
       tools: ["readonly"],
     });
     try {

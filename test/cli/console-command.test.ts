@@ -5,7 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { trustConfig } from "../../src/cli/config-trust.js";
 import { runConsoleCommand } from "../../src/cli/console-command.js";
+import { useTemporaryAinternHome } from "./cli-in-process.js";
+
+useTemporaryAinternHome();
 
 function capture(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -53,6 +57,16 @@ describe("aintern console", () => {
       join(dir, "aintern.config.json"),
       JSON.stringify({ console: { operator: "Ada Reviewer" } }),
     );
+    // Naming who decides is a setting that needs the person's word (aintern trust).
+    const refused = capture();
+    expect(
+      await runConsoleCommand(["--workspace", dir, "--listen", "127.0.0.1:0"], {
+        out: capture().stream,
+        err: refused.stream,
+      }),
+    ).toBe(2);
+    expect(refused.text()).toContain("console.operator");
+    await trustConfig(join(dir, "aintern.config.json"));
     const out = capture();
     const controller = new AbortController();
     try {

@@ -47,6 +47,9 @@ beforeAll(async () => {
   const transport = await connectStdio(client, [
     "--workspace",
     workspace.path,
+    // Named, so used as it is: found in the workspace, console.operator would need `aintern trust`.
+    "--config",
+    join(workspace.path, "aintern.config.json"),
     "--tools",
     "builtin",
     "--tools",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayText } from "../../src/core/index.js";
+import { displayText, jsonLine } from "../../src/core/index.js";
 
 describe("displayText", () => {
   it("shows ANSI sequences, carriage returns and backspaces as escapes, so nothing is overwritten", () => {
@@ -58,5 +58,17 @@ describe("displayText", () => {
     expect(displayText("npm test -- --watch 'a b' é 中文 😀")).toBe(
       "npm test -- --watch 'a b' é 中文 😀",
     );
+  });
+});
+
+describe("jsonLine", () => {
+  it("escapes DEL, C1 and bidirectional characters as \\uXXXX, and parses to the same value", () => {
+    const value = { name: `x\u009b2J\u001b[0m\u202Ey\u007f\u{E0041}`, n: 1 };
+    const line = jsonLine(value);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checking none is left.
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]|\udb40/);
+    expect(line).toContain("\\u009b");
+    expect(line).toContain("\\u202e");
+    expect(JSON.parse(line)).toEqual(value);
   });
 });

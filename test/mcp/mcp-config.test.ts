@@ -6,6 +6,7 @@ import { ApprovalDecision, ToolCallStatus } from "../../src/calls/index.js";
 import { openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { InvalidMcpConfigError, loadMcpConfig, parseMcpConfig } from "../../src/mcp/index.js";
+import { runCliCaptured } from "../cli/cli-in-process.js";
 import { fixtureTools } from "./mcp-support.js";
 
 describe("aintern.config.json", () => {
@@ -57,6 +58,66 @@ describe("aintern.config.json", () => {
     expect(() => parseMcpConfig({ limits: { defaultTimeoutMs: -1 } })).toThrow(
       InvalidMcpConfigError,
     );
+  });
+
+  it("refuses policy parameter names that are not arrays of names, naming the tool's key", () => {
+    for (const field of ["pathParameters", "commandParameters"]) {
+      for (const bad of ["pathx", 5, [5], [""], null, { path: true }]) {
+        expect(
+          () => parseMcpConfig({ policy: { [field]: { "file-write": bad } } }),
+          `${field} ${JSON.stringify(bad)}`,
+        ).toThrow(
+          new RegExp(`'policy\\.${field}\\.file-write' must be an array of parameter names`),
+        );
+      }
+      expect(() => parseMcpConfig({ policy: { [field]: ["path"] } })).toThrow(
+        new RegExp(`'policy\\.${field}' must be an object`),
+      );
+    }
+    expect(
+      parseMcpConfig({ policy: { pathParameters: { "file-write": ["path", "to"] } } }).policy,
+    ).toEqual({ pathParameters: { "file-write": ["path", "to"] } });
+  });
+
+  it("refuses a policy setting for a category or a risk level that does not exist", () => {
+    expect(() => parseMcpConfig({ policy: { categories: { Filesystem: "ask" } } })).toThrow(
+      /'policy\.categories\.Filesystem' is not one of .*FileSystem/,
+    );
+    expect(() => parseMcpConfig({ policy: { riskLevels: { high: "ask" } } })).toThrow(
+      /'policy\.riskLevels\.high' is not one of Safe, Low, Medium, High/,
+    );
+    expect(() => parseMcpConfig({ policy: { tools: { "file-write": "yes" } } })).toThrow(
+      /'policy\.tools\.file-write' must be "ask" or "allow"/,
+    );
+  });
+
+  it("with a bad policy parameter setting fails aintern doctor and keeps aintern mcp from starting", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "aintern-config-"));
+    try {
+      const config = join(dir, "custom.json");
+      await writeFile(
+        config,
+        JSON.stringify({ policy: { pathParameters: { "file-write": "pathx" } } }),
+      );
+      const doctor = await runCliCaptured([
+        "doctor",
+        "--workspace",
+        dir,
+        "--config",
+        config,
+        "--db",
+        "sqlite::memory:",
+      ]);
+      expect(doctor.code).toBe(1);
+      expect(doctor.output).toMatch(
+        /FAIL\s+config .*'policy\.pathParameters\.file-write' must be an array/,
+      );
+      await expect(
+        openMcpRuntime({ workspace: dir, config, db: "sqlite::memory:" }),
+      ).rejects.toBeInstanceOf(InvalidMcpConfigError);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("reads the approvals mode and the console's address and operator, refusing bad ones", () => {

@@ -124,6 +124,9 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
     const transport = await connectStdio(client, [
       "--workspace",
       workspace.path,
+      // Named, so used as it is: found in the workspace, console.operator would need `aintern trust`.
+      "--config",
+      join(workspace.path, "aintern.config.json"),
       "--tools",
       fixtureTools,
       "--console",
@@ -284,6 +287,8 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
     const transport = await connectStdio(modern, [
       "--workspace",
       workspace.path,
+      "--config",
+      join(workspace.path, "aintern.config.json"),
       "--tools",
       fixtureTools,
       "--console",
@@ -349,6 +354,8 @@ describe("aintern mcp --console: URL elicitation to the console's page", () => {
     const transport = await connectStdio(formClient, [
       "--workspace",
       workspace.path,
+      "--config",
+      join(workspace.path, "aintern.config.json"),
       "--tools",
       fixtureTools,
       "--console",
