@@ -33,6 +33,7 @@ import { openStore, type Store } from "../store/index.js";
 import { parseStoreUrl } from "../store/store-url.js";
 import type { Tool } from "../tools/index.js";
 import { checkFoundConfig, isWithin, realPathOf } from "./config-trust.js";
+import { keepBuiltinParameterNames } from "./keep-builtin-parameter-names.js";
 import { toolPackagePaths, upstreamCodePaths } from "./server-code-paths.js";
 
 /** What {@link openMcpRuntime} takes: the CLI's flags, over the configuration file. */
@@ -216,7 +217,7 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
     ].flatMap((toolId) => guardedFiles.map((file) => neverChanged({ toolId, ...file })));
     // Frozen: the policy's matcher for them is then found without building a key on every call.
     const policy = new ApprovalPolicy({
-      ...config.policy,
+      ...keepBuiltinParameterNames(config.policy ?? {}),
       deny: [...neverChangedRules, ...(config.policy?.deny ?? [])],
       protectedPaths: Object.freeze(protectedPaths),
     });
