@@ -1,10 +1,5 @@
 import { posix } from "node:path";
 import {
-  getWorkspaceRelativePath,
-  InvalidPathError,
-  PathOutsideWorkspaceError,
-} from "../context/index.js";
-import {
   defaultProtectedPathPatterns,
   type JsonObject,
   RiskLevel,
@@ -28,6 +23,7 @@ import {
 } from "./never-changed.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
+import { workspaceRelative } from "./workspace-relative.js";
 
 /** Re-exported from core, where the built-in tools find it too. */
 export { defaultProtectedPathPatterns };
@@ -472,21 +468,6 @@ function workingDirectory(parameters: JsonObject): string {
 function plainRelative(path: string): string | undefined {
   const normalized = posix.normalize(path);
   return normalized === ".." || normalized.startsWith("../") ? undefined : normalized;
-}
-
-/** The path relative to the (real) workspace root with `/`, or undefined when it is not inside. */
-function workspaceRelative(workspace: string, path: string): string | undefined {
-  if (path.includes("\0") || workspace.includes("\0")) return undefined;
-  let relative: string;
-  try {
-    relative = getWorkspaceRelativePath(workspace, path);
-  } catch (error) {
-    if (error instanceof PathOutsideWorkspaceError || error instanceof InvalidPathError) {
-      return undefined;
-    }
-    throw error;
-  }
-  return process.platform === "win32" ? relative.replaceAll("\\", "/") : relative;
 }
 
 /**

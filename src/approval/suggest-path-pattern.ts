@@ -1,9 +1,5 @@
-import {
-  getWorkspaceRelativePath,
-  InvalidPathError,
-  PathOutsideWorkspaceError,
-} from "../context/index.js";
 import { matchPathPattern, validatePathPattern } from "./path-pattern.js";
+import { workspaceRelative } from "./workspace-relative.js";
 
 /** Characters a path pattern reads as glob syntax: a name holding one cannot be written as is. */
 const globSyntax = /[*?[\]{}()!+@]/;
@@ -30,16 +26,8 @@ const globSyntax = /[*?[\]{}()!+@]/;
  * ```
  */
 export function suggestPathPattern(path: string, workspace: string): string | undefined {
-  let relative: string;
-  try {
-    relative = getWorkspaceRelativePath(workspace, path);
-  } catch (error) {
-    if (error instanceof PathOutsideWorkspaceError || error instanceof InvalidPathError) {
-      return undefined;
-    }
-    throw error;
-  }
-  const posix = process.platform === "win32" ? relative.replaceAll("\\", "/") : relative;
+  const posix = workspaceRelative(workspace, path);
+  if (posix === undefined) return undefined;
   if (posix === "." || posix === "" || globSyntax.test(posix)) return undefined;
   const slash = posix.lastIndexOf("/");
   const folder = slash === -1 ? "*" : `${posix.slice(0, slash)}/**`;

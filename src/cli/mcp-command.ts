@@ -14,7 +14,7 @@ import {
   serveMcpStdio,
 } from "../mcp/index.js";
 import { redactStoreUrl } from "../store/index.js";
-import { type McpRuntime, openMcpRuntime, riskLevelFromName } from "./mcp-runtime.js";
+import { type McpRuntime, openMcpRuntime, upstreamRiskOption } from "./mcp-runtime.js";
 
 /** Where `--console` without an address (and no `console.listen` in the config) listens. */
 const DEFAULT_CONSOLE_LISTEN = "127.0.0.1:7070";
@@ -114,14 +114,12 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     process.stderr.write(`--token ${tokenProblem} (or leave it out for a random one)\n`);
     return 2;
   }
-  const upstreamRisk =
-    values["upstream-risk"] === undefined ? undefined : riskLevelFromName(values["upstream-risk"]);
-  if (values["upstream-risk"] !== undefined && upstreamRisk === undefined) {
-    process.stderr.write(
-      `--upstream-risk must be Safe, Low, Medium, High or Critical, not '${values["upstream-risk"]}'\n`,
-    );
+  const upstreamRiskGiven = upstreamRiskOption(values["upstream-risk"]);
+  if ("problem" in upstreamRiskGiven) {
+    process.stderr.write(`${displayText(upstreamRiskGiven.problem)}\n`);
     return 2;
   }
+  const upstreamRisk = upstreamRiskGiven.risk;
   const log = (line: string): void => {
     // Lines name upstreams and their tools (an upstream's error text): printed as text.
     process.stderr.write(`aintern mcp: ${displayText(line)}\n`);

@@ -348,6 +348,20 @@ export function riskLevelFromName(name: string): RiskLevel | undefined {
   return found?.[1];
 }
 
+/**
+ * The `--upstream-risk` option's level: `{ risk }` (undefined when the option is not given), or
+ * `{ problem }`, the message naming what it must be.
+ */
+export function upstreamRiskOption(
+  value: string | undefined,
+): { readonly risk: RiskLevel | undefined } | { readonly problem: string } {
+  if (value === undefined) return { risk: undefined };
+  const risk = riskLevelFromName(value);
+  return risk === undefined
+    ? { problem: `--upstream-risk must be Safe, Low, Medium, High or Critical, not '${value}'` }
+    : { risk };
+}
+
 /** `"npx -y @modelcontextprotocol/server-filesystem ."` as an upstream named `up1`, `up2`, ... */
 export function upstreamFromCommand(command: string, index: number): McpUpstreamConfig {
   const words = splitCommand(command);

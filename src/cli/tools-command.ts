@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { displayText, jsonLine, riskLevelName } from "../core/index.js";
 import { AinternMcpServer } from "../mcp/index.js";
-import { openMcpRuntime, riskLevelFromName } from "./mcp-runtime.js";
+import { openMcpRuntime, upstreamRiskOption } from "./mcp-runtime.js";
 
 export const toolsUsage = `Usage:
   aintern tools [--json] [--tools builtin|readonly|MODULE]... [--upstream "CMD ARGS"]... [--upstream-risk LEVEL]
@@ -30,14 +30,12 @@ export async function runToolsCommand(argv: readonly string[]): Promise<number> 
     process.stdout.write(toolsUsage);
     return 0;
   }
-  const upstreamRisk =
-    values["upstream-risk"] === undefined ? undefined : riskLevelFromName(values["upstream-risk"]);
-  if (values["upstream-risk"] !== undefined && upstreamRisk === undefined) {
-    process.stderr.write(
-      `--upstream-risk must be Safe, Low, Medium, High or Critical, not '${values["upstream-risk"]}'\n`,
-    );
+  const upstreamRiskGiven = upstreamRiskOption(values["upstream-risk"]);
+  if ("problem" in upstreamRiskGiven) {
+    process.stderr.write(`${displayText(upstreamRiskGiven.problem)}\n`);
     return 2;
   }
+  const upstreamRisk = upstreamRiskGiven.risk;
   const runtime = await openMcpRuntime({
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     ...(values.db === undefined ? {} : { db: values.db }),
