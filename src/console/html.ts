@@ -1,3 +1,5 @@
+import { displayText, hiddenCharacters } from "../core/index.js";
+
 /** Markup that is already safe: made only by {@link html} or {@link trustedHtml}. */
 export class Html {
   readonly value: string;
@@ -18,31 +20,28 @@ const escapes: Record<string, string> = {
 };
 
 /**
- * Bidirectional-text controls (embeddings, overrides, isolates): in a model's text they can make
- * what a person reads differ from what runs ("Trojan Source"), so they are shown as their code.
+ * What a person cannot see in a model's text, or what changes how the text around it is drawn
+ * (bidirectional controls can make what a person reads differ from what runs, "Trojan Source";
+ * zero-width and tag characters hide): {@link hiddenCharacters}, except the line ends and tabs
+ * that lay out a file's content.
  */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+const HIDDEN_IN_CONTENT = new RegExp(`(?![\n\r\t])${hiddenCharacters.source}`, "gu");
 
-/** `text` with its bidirectional-text controls shown as `[U+202E]`, so they cannot reorder it. */
+/** `text` with what {@link HIDDEN_IN_CONTENT} finds shown as its code (`[U+202E]`). */
 export function visibleText(text: string): string {
   return text.replace(
-    BIDI_CONTROLS,
-    (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}]`,
+    HIDDEN_IN_CONTENT,
+    (c) => `[U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}]`,
   );
 }
 
 /**
- * `text` on one line: control characters (newlines, tabs, escape) shown as `\n`, `\t`, `\x1b`,
- * and bidirectional controls as their code. For names a person must read exactly (a file path).
+ * `text` on one line, for names a person must read exactly (a file path): {@link displayText},
+ * the escaping the approval form and the CLI use (control, bidirectional and invisible
+ * characters as escapes, a newline as `\n`).
  */
 export function singleLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-  return visibleText(text).replace(/[\u0000-\u001f\u007f]/g, (c) => {
-    if (c === "\n") return "\\n";
-    if (c === "\r") return "\\r";
-    if (c === "\t") return "\\t";
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
-  });
+  return displayText(text);
 }
 
 /**

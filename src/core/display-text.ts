@@ -20,7 +20,8 @@ export interface DisplayTextOptions {
 }
 
 /**
- * Characters a person cannot see, or that change how the text around them is drawn: C0
+ * Characters a person cannot see, or that change how the text around them is drawn (one at a
+ * time, not global): C0
  * controls, DEL and C1 controls (`\p{Cc}`: ESC starts the ANSI sequences that erase a terminal
  * line or hide text, CR returns over it, backspace rubs it out), format characters (`\p{Cf}`:
  * bidirectional controls, zero-width space and joiners, soft hyphen, BOM, tag characters), the
@@ -28,14 +29,14 @@ export interface DisplayTextOptions {
  * points, and letters and marks that draw nothing (Hangul fillers, combining grapheme joiner,
  * variation selectors).
  */
-const hidden =
+export const hiddenCharacters: RegExp =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: each one is matched alone, to be escaped
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
 
 /** A run of spaces this long or longer is shown by its length: it could push text out of view. */
 const longSpaceRun = 8;
 
-const pieceOf = new RegExp(` {${longSpaceRun},}|${hidden.source}`, "gu");
+const pieceOf = new RegExp(` {${longSpaceRun},}|${hiddenCharacters.source}`, "gu");
 
 const shortEscapes: Readonly<Record<string, string>> = {
   "\b": "\\b",
@@ -185,7 +186,7 @@ function groupDigits(value: number): string {
 }
 
 /** What {@link jsonLine} writes as `\uXXXX`: what {@link displayText} escapes, but for spaces. */
-const hiddenInJson = new RegExp(hidden.source, "gu");
+const hiddenInJson = new RegExp(hiddenCharacters.source, "gu");
 
 /**
  * `value` as one line of JSON in which every character {@link displayText} would escape is

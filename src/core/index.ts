@@ -1,7 +1,12 @@
 export { AinternError } from "./aintern-error.js";
 export { Cancellation } from "./cancellation.js";
 export { closestNames, editDistance } from "./closest-names.js";
-export { type DisplayTextOptions, displayText, jsonLine } from "./display-text.js";
+export {
+  type DisplayTextOptions,
+  displayText,
+  hiddenCharacters,
+  jsonLine,
+} from "./display-text.js";
 export { ToolErrorCode } from "./error-codes.js";
 export { LONG_TURN_MS, turnIsLong, yieldToEventLoop } from "./event-loop-turn.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";

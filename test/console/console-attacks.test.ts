@@ -227,3 +227,14 @@ describe("a Critical call's card", () => {
     expect(card).toContain("cannot be remembered");
   });
 });
+
+describe("a file path that would hide what it is", () => {
+  it("shows C1 controls, zero-width and tag characters in the path as escapes", async () => {
+    const path = "notes\u009b2J\u200b\u{E0041}.txt";
+    const row = await pending("file-write", { path, content: "x\n" });
+    const card = await cardOf(row.id);
+    expect(card).not.toMatch(/[\u009b\u200b]|\u{E0041}/u);
+    expect(card).toContain("notes\\u009b2J\\u200b\\u{e0041}.txt");
+    expect(card).toContain("[U+200B]");
+  });
+});
