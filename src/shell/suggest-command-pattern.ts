@@ -51,22 +51,23 @@ const plainWord = /^[A-Za-z0-9_@%+:,./-]+$/;
 
 /**
  * A command pattern worth offering to remember for `command` (see `matchCommandPattern`), or
- * undefined when no pattern is both narrow and sure to cover it.
+ * undefined when none is sure to cover only it.
  *
- * The pattern is the program and its subcommand when the subcommand decides what runs
- * (`npm test`, or `npm test *` when more words follow; never `npm *`, which would also approve
- * `npm exec` of anything), with the next word too for a subcommand that runs what it names
- * (`npm run build *`), else the program (`touch *`; `make` alone). None is offered when the
- * pattern would approve any command at all: a program that runs other commands or code from its
- * words (`sudo`, `env`, `xargs`, `sh`, `python`, `node`, `npm exec`), an assignment in front
- * (`A=1 cmd`), a program named by a glob or an expansion, or a subcommand program followed by an
- * option (`git -c alias.x=... x`). The pattern returned always passes `validateCommandPattern`
- * and covers every simple command of `command`.
+ * The pattern is the command exactly (`npm test -- --watch`, `ls -la src`), never with a
+ * wildcard: a trailing `*` would also take options that change what a program runs or where it
+ * writes (`make test --eval=...`, `npm test --script-shell=...`, `curl -o aintern.config.json`,
+ * `zip -TT cmd`). None is offered when the command would run any command at all: a program that
+ * runs other commands or code from its words (`sudo`, `env`, `xargs`, `sh`, `python`, `node`,
+ * `npm exec`, `npx sh`), an assignment in front (`A=1 cmd`), a word that is not plain (a glob, an
+ * expansion, quotes), or a subcommand program followed by an option (`git -c alias.x=... x`).
+ * The pattern returned always passes `validateCommandPattern` and covers every simple command of
+ * `command`. A remembered command still runs the project's files as they are at each call
+ * (`npm test` runs package.json's script, which the model may edit).
  *
  * @example
  * ```ts
- * suggestCommandPattern("npm test -- --watch"); // "npm test *"
- * suggestCommandPattern("ls -la src"); // "ls *"
+ * suggestCommandPattern("npm test -- --watch"); // "npm test -- --watch"
+ * suggestCommandPattern("ls -la src"); // "ls -la src"
  * suggestCommandPattern("sudo rm -rf build"); // undefined
  * ```
  */
@@ -85,6 +86,9 @@ function patternOf(words: readonly ShellWord[]): string | undefined {
   const texts = words.map((word) => (plainWord.test(word.value) ? word.value : undefined));
   const [program, first, second] = texts;
   if (program === undefined) return undefined;
+  // The command exactly: a trailing `*` would also take options that change what runs or where
+  // it writes (`make test --eval=...`, `curl -o aintern.config.json`, `npm test --script-shell`).
+  const exact = texts.every((text) => text !== undefined) ? texts.join(" ") : undefined;
   const name = commandName(program);
   const unwrapped = unwrapCommand(words);
   if (packageRunners.has(name)) {
@@ -92,19 +96,16 @@ function patternOf(words: readonly ShellWord[]): string | undefined {
     const runs = unwrapped.words[0];
     if (unwrapped.stages.length !== 2 || runs === undefined || runs !== words[1]) return undefined;
     if (runsCode(commandName(runs.value)) || first === undefined) return undefined;
-    return words.length === 2 ? `${program} ${first}` : `${program} ${first} *`;
+    return exact;
   }
   // A wrapper, an assignment or a run subcommand (`npm exec`): what really runs is elsewhere.
   if (unwrapped.stages.length > 1 || runsCode(name)) return undefined;
-  if (words.length === 1) return program;
-  if (!subcommandPrograms.has(name)) return `${program} *`;
+  if (words.length === 1 || !subcommandPrograms.has(name)) return exact;
   if (first === undefined || !/^[a-z][a-z0-9:-]*$/.test(first)) return undefined;
-  if (runningSubcommands.has(first)) {
-    if (words.length === 2) return `${program} ${first}`;
+  if (runningSubcommands.has(first) && words.length > 2) {
     if (second === undefined || second.startsWith("-")) return undefined;
-    return words.length === 3 ? `${program} ${first} ${second}` : `${program} ${first} ${second} *`;
   }
-  return words.length === 2 ? `${program} ${first}` : `${program} ${first} *`;
+  return exact;
 }
 
 function runsCode(name: string): boolean {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RememberedPermissions } from "../../src/approval/index.js";
 import { type JsonObject, RiskLevel, ToolCategory } from "../../src/core/index.js";
 import { approvalForm, suggestPattern } from "../../src/mcp/index.js";
-import { validateCommandPattern } from "../../src/shell/index.js";
+import { matchCommandPattern, validateCommandPattern } from "../../src/shell/index.js";
 
 let workspace: string;
 let outside: string;
@@ -235,18 +235,30 @@ describe("the pattern the form suggests for a command", () => {
     }
   });
 
-  it("keeps the name after a run subcommand (`npm run build *`), never `npm run *`", () => {
+  it("suggests the command exactly, never with a wildcard that would take any option", () => {
     expect(suggest("npm run build")).toBe("npm run build");
-    expect(suggest("npm run build -- --watch")).toBe("npm run build *");
+    expect(suggest("npm run build -- --watch")).toBe("npm run build -- --watch");
     expect(suggest("go run main.go")).toBe("go run main.go");
     expect(suggest("docker run -it ubuntu")).toBeUndefined();
-    expect(suggest("npx vitest run")).toBe("npx vitest *");
+    expect(suggest("npx vitest run")).toBe("npx vitest run");
+    // Each of these, remembered as `prog sub *`, approved running code or writing anywhere.
+    for (const [safe, attack] of [
+      ["make test", 'make test --eval="$(shell touch /tmp/pwned)"'],
+      ["npm test -- --watch", "npm test --script-shell=/tmp/x"],
+      ["curl https://example.com", "curl -sS -o aintern.config.json https://example.com"],
+      ["zip -T x.zip", 'zip x.zip a.txt -T -TT "touch /tmp/pwned #"'],
+      ["go test ./...", "go test -exec /tmp/evil ./..."],
+    ]) {
+      const pattern = suggest(safe as string);
+      expect(pattern, safe).toBe(safe);
+      expect(matchCommandPattern(pattern as string, attack as string), attack).toBe(false);
+    }
   });
 
   it("offers only a pattern that covers every command of the line", () => {
     expect(suggest("npm test && rm -rf build")).toBeUndefined();
     expect(suggest("ls; ls -la")).toBeUndefined();
-    expect(suggest("ls -l && ls -a")).toBe("ls *");
+    expect(suggest("ls -l && ls -a")).toBeUndefined();
   });
 
   it("offers a pattern the validator and the remembered permissions accept", async () => {

@@ -34,19 +34,19 @@ describe("MCP names, risk from annotations and the approval form", () => {
     expect(riskFromAnnotations(undefined)).toBe(RiskLevel.Medium);
   });
 
-  it("suggests a folder glob for a path and a command prefix for a command", () => {
+  it("suggests a folder glob for a path and the command exactly for a command", () => {
     expect(
       suggestPattern("file-write", { path: "src/app/main.ts" }, { workspacePath: process.cwd() }),
     ).toBe("src/app/**");
     expect(suggestPattern("terminal-execute", { command: "npm test -- --watch" })).toBe(
-      "npm test *",
+      "npm test -- --watch",
     );
     expect(suggestPattern("terminal-execute", { command: "npm test" })).toBe("npm test");
-    expect(suggestPattern("terminal-execute", { command: "ls -la src" })).toBe("ls *");
+    expect(suggestPattern("terminal-execute", { command: "ls -la src" })).toBe("ls -la src");
     expect(suggestPattern("terminal-execute", { command: "make" })).toBe("make");
-    expect(suggestPattern("terminal-execute", { command: "touch one.tmp" })).toBe("touch *");
+    expect(suggestPattern("terminal-execute", { command: "touch one.tmp" })).toBe("touch one.tmp");
     expect(suggestPattern("terminal-execute", { command: "git push origin main" })).toBe(
-      "git push *",
+      "git push origin main",
     );
     expect(suggestPattern("x", {})).toBeUndefined();
   });

@@ -155,21 +155,23 @@ describe("aintern mcp over stdio", () => {
     expect(again.structuredContent).toEqual({ touched: "y" });
     expect(asked.length).toBe(before);
 
-    ask((params) => ({
-      action: "accept",
-      content: {
-        decision: "approve_pattern",
-        pattern: String(
+    // The form suggests the command exactly; the person widens it to `touch *` themselves.
+    const suggested: string[] = [];
+    ask((params) => {
+      suggested.push(
+        String(
           (params.requestedSchema as { properties: { pattern: { default: string } } }).properties
             .pattern.default,
         ),
-      },
-    }));
+      );
+      return { action: "accept", content: { decision: "approve_pattern", pattern: "touch *" } };
+    });
     const first = await client.callTool({
       name: "terminal-execute",
       arguments: { command: "touch one.tmp" },
     });
     expect(first.isError).toBeFalsy();
+    expect(suggested).toEqual(["touch one.tmp"]);
     const count = asked.length;
     const second = await client.callTool({
       name: "terminal-execute",
