@@ -17,9 +17,12 @@ import { globMatcher } from "./glob-matcher.js";
 import {
   concretePathOf,
   expandGlob,
+  foldersChangedWhole,
+  guardedNames,
   holds,
   isNeverChanged,
   mayNameAfterCd,
+  mentionsGuardedName,
 } from "./never-changed.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
@@ -378,6 +381,15 @@ export class ApprovalPolicy {
     if (rule.pathPattern !== undefined) {
       const pattern = rule.pathPattern;
       const workspace = call.workspacePath;
+      if (
+        workspace !== undefined &&
+        isNeverChanged(rule) &&
+        subjects.commands.some((command) =>
+          commandReachesGuarded(pattern, command, workingDirectory(call.parameters), workspace),
+        )
+      ) {
+        return "match";
+      }
       const files = this.#commandFiles(call);
       const paths = [...subjects.paths, ...files.paths];
       if (paths.length === 0 && files.unknown === undefined) return "no-match";
@@ -450,6 +462,30 @@ function neverChangedMatch(
     return "no-match";
   }
   return "unsure";
+}
+
+/**
+ * Whether `command` reaches what a never-changed rule's `pattern` guards without its operands
+ * being read: it writes a guarded name anywhere (`curl -o aintern.config.json`, `unlink`,
+ * `sqlite3 .aintern/audit.db`), or changes a folder holding the rule's concrete path without
+ * naming what is in it (`git clean`, `tar -x`, `unzip`, `rsync --delete`, a hard link's source).
+ */
+function commandReachesGuarded(
+  pattern: string,
+  command: string,
+  workingFolder: string,
+  workspace: string,
+): boolean {
+  if (mentionsGuardedName(command, guardedNames(pattern))) return true;
+  const concrete = concretePathOf(pattern);
+  if (concrete === undefined) return false;
+  return foldersChangedWhole(command, workingFolder).some((folder) =>
+    holds(
+      workspace,
+      posix.isAbsolute(folder) ? folder : posix.join(workingFolder, folder),
+      concrete,
+    ),
+  );
 }
 
 /** Devices a command may read or write anywhere: `2>/dev/null`, `cat /dev/stdin`. */

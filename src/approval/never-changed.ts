@@ -1,14 +1,12 @@
-import { readdirSync } from "node:fs";
-import { posix } from "node:path";
+import { readdirSync, realpathSync } from "node:fs";
+import { posix, resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import {
-  getWorkspaceRelativePath,
-  InvalidPathError,
-  PathOutsideWorkspaceError,
-  resolveWorkspacePath,
-} from "../context/index.js";
+import { resolveWorkspacePath } from "../context/index.js";
+import { commandName } from "../shell/command-words.js";
+import { lexShellCommand } from "../shell/shell-syntax.js";
 import type { ApprovalRule } from "./approval-policy.js";
 import { globMatcher } from "./glob-matcher.js";
+import { workspaceRelative } from "./workspace-relative.js";
 
 /**
  * Deny rules that guard what the model can never change, approved or not (aintern's
@@ -46,17 +44,31 @@ export function concretePathOf(pattern: string): string | undefined {
 }
 
 /**
- * Whether `folder` (a path of a call, as written) is the workspace root or a folder above
- * `concrete` (workspace-relative): lexically, after resolving `folder` as the policy resolves
- * any path. Case is ignored: covering more is the safe direction.
+ * Whether `folder` (a path of a call, as written) is the workspace root, a folder above
+ * `concrete` (workspace-relative), or a folder above the workspace itself (`..`, its parent
+ * named absolutely): lexically, after resolving `folder` as the policy resolves any path. Case
+ * is ignored: covering more is the safe direction.
  *
  * @internal
  */
 export function holds(workspace: string, folder: string, concrete: string): boolean {
-  const relative = relativeIn(workspace, folder);
-  if (relative === undefined) return false;
+  const relative = workspaceRelative(workspace, folder);
+  if (relative === undefined) return holdsWorkspace(workspace, folder);
   if (relative === ".") return true;
   return concrete.toLowerCase().startsWith(`${relative.toLowerCase()}/`);
+}
+
+/** Whether `folder` (relative to the workspace, or absolute) resolves to a folder above it. */
+function holdsWorkspace(workspace: string, folder: string): boolean {
+  if (folder.includes("\0")) return false;
+  let real: string;
+  try {
+    real = realpathSync.native(resolve(workspace, folder));
+  } catch {
+    real = resolve(workspace, folder);
+  }
+  const root = realpathSync.native(workspace);
+  return root === real || root.startsWith(real.endsWith(sep) ? real : `${real}${sep}`);
 }
 
 /**
@@ -79,19 +91,6 @@ export function expandGlob(workspace: string, glob: string): string[] {
   }
   const matches = globMatcher(name, { dot: true, nocase: true });
   return names.filter((entry) => matches(entry)).map((entry) => posix.join(folder, entry));
-}
-
-function relativeIn(workspace: string, path: string): string | undefined {
-  if (path.includes("\0") || workspace.includes("\0")) return undefined;
-  try {
-    const relative = getWorkspaceRelativePath(workspace, path);
-    return process.platform === "win32" ? relative.replaceAll("\\", "/") : relative;
-  } catch (error) {
-    if (error instanceof PathOutsideWorkspaceError || error instanceof InvalidPathError) {
-      return undefined;
-    }
-    throw error;
-  }
 }
 
 /**
@@ -121,4 +120,79 @@ export function mayNameAfterCd(pattern: string, paths: readonly string[]): boole
     const name = names.at(-1) as string;
     return lastMatches(name) || folders.has(name.toLowerCase());
   });
+}
+
+/**
+ * The names that, written anywhere in a command, may name what `pattern` covers: its last name
+ * without wildcards (`aintern.config.json`, `.aintern`, `calls.db` for `data/calls.db-*`), and
+ * each name of its concrete path. Compared ignoring case.
+ *
+ * @internal
+ */
+export function guardedNames(pattern: string): string[] {
+  const names = new Set<string>();
+  const segments = pattern.split("/").filter((name) => name !== "" && name !== "**");
+  const last = segments.at(-1);
+  const literal = last?.split(/[*?[\]{}()!]/)[0];
+  if (literal !== undefined && literal.length >= 3) names.add(literal.toLowerCase());
+  return [...names];
+}
+
+/**
+ * Whether `command` writes a guarded name anywhere, in its text or in a word once quotes are
+ * taken away (`aintern.conf""ig.json`, `$'\x61intern.config.json'`). Used for the rules nothing
+ * may change: a program aintern does not read the operands of (`curl -o`, `unlink`, `rsync`,
+ * `sqlite3`, `git rm`) still cannot reach them unasked by name.
+ *
+ * @internal
+ */
+export function mentionsGuardedName(command: string, names: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  const texts = [command.toLowerCase()];
+  const syntax = lexShellCommand(command);
+  if (syntax.ok) {
+    for (const words of syntax.segments) {
+      for (const word of words) texts.push(word.value.toLowerCase());
+    }
+  }
+  return texts.some((text) => names.some((name) => text.includes(name)));
+}
+
+/**
+ * The folders a command changes without naming what is in them, per simple command: its working
+ * folder for `git clean`, `tar -x` without `-C` and `unzip` without `-d` (their folder when
+ * given), the destination of `rsync --delete`, and every source of a hard link (`cp -l`, `cp -al`,
+ * `cp --link`, `ln` without `-s`), whose files can then be written through the link elsewhere.
+ *
+ * @internal
+ */
+export function foldersChangedWhole(command: string, workingFolder: string): string[] {
+  const syntax = lexShellCommand(command);
+  if (!syntax.ok) return [];
+  const folders: string[] = [];
+  for (const words of syntax.segments) {
+    const values = words.map((word) => word.value);
+    const name = values[0] === undefined ? "" : commandName(values[0]);
+    const args = values.slice(1);
+    const options = args.filter((arg) => arg.startsWith("-"));
+    const operands = args.filter((arg) => !arg.startsWith("-"));
+    const after = (flags: readonly string[]): string | undefined => {
+      const at = args.findIndex((arg) => flags.includes(arg));
+      return at === -1 ? undefined : args[at + 1];
+    };
+    if (name === "git" && args.includes("clean")) folders.push(workingFolder);
+    else if (name === "tar" && /^-?[A-Za-z]*x|^--extract$/.test(args[0] ?? "")) {
+      folders.push(after(["-C", "--directory"]) ?? workingFolder);
+    } else if (name === "unzip") folders.push(after(["-d"]) ?? workingFolder);
+    else if (name === "rsync" && options.some((o) => o.startsWith("--delete"))) {
+      const destination = operands.at(-1);
+      if (destination !== undefined) folders.push(destination);
+    } else if (
+      (name === "cp" && options.some((o) => /^-[A-Za-z]*l/.test(o) || o === "--link")) ||
+      (name === "ln" && !options.some((o) => /^-[A-Za-z]*s/.test(o) || o === "--symbolic"))
+    ) {
+      folders.push(...operands.slice(0, -1));
+    }
+  }
+  return folders;
 }

@@ -46,6 +46,43 @@ describe("ApprovalPolicy: the rules guarding what the model can never change", (
     expect(decide(rule(), toolId, parameters).kind, "a user's rule").not.toBe("deny");
   });
 
+  // Programs whose operands aintern does not read, and commands that change a folder without
+  // naming what is in it: a second red team wrote the config and the store through each.
+  it.each<[string]>([
+    ["curl -sS -o proj/guarded.json file:///tmp/x"],
+    ["wget -q -O proj/guarded.json http://127.0.0.1:1/"],
+    ["git diff --output=proj/guarded.json"],
+    ["unlink proj/guarded.json"],
+    ["rsync notes.txt proj/guarded.json"],
+    ["git rm -q proj/guarded.json"],
+    ["sqlite3 proj/guarded.json 'delete from t'"],
+    ["cp notes.txt proj/gua\"\"rded.json"],
+    ["git clean -fdx"],
+    ["tar -xf t.tar"],
+    ["unzip -oq t.zip"],
+    ["rsync -a --delete src/ proj/"],
+    ["cp -al . /tmp/h"],
+    ["cp -r --link proj /tmp/h"],
+    ["ln proj/../proj/guarded.json /tmp/hard"],
+    ["rm -rf .."],
+    ["mv .. /tmp/elsewhere"],
+  ])("deny the terminal command %s", (command) => {
+    expect(decide(neverChanged(rule()), "terminal-execute", { command })).toMatchObject({
+      kind: "deny",
+    });
+  });
+
+  it.each<[string]>([
+    ["curl -sS https://example.com"],
+    ["tar -xf t.tar -C other"],
+    ["unzip t.zip -d other"],
+    ["ln -s notes.txt link.txt"],
+    ["git status"],
+    ["rsync -a src/ other/"],
+  ])("leave the terminal command %s to the rest of the policy", (command) => {
+    expect(decide(neverChanged(rule()), "terminal-execute", { command }).kind).not.toBe("deny");
+  });
+
   it.each<[string, JsonObject]>([
     ["file-delete", { path: "proj" }],
     ["file-delete", { path: "other", recursive: true }],
