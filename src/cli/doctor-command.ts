@@ -39,7 +39,7 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
     process.stdout.write(`${ok ? "ok  " : "FAIL"}  ${what.padEnd(12)} ${displayText(detail)}\n`);
   };
   const warn = (what: string, detail: string): void => {
-    process.stdout.write(`warn  ${what.padEnd(12)} ${detail}\n`);
+    process.stdout.write(`warn  ${what.padEnd(12)} ${displayText(detail)}\n`);
   };
   let places: Awaited<ReturnType<typeof resolveMcpPlaces>>;
   try {

