@@ -144,25 +144,61 @@ export function findCallProcesses(marks: CallProcessMarks): number[] {
   return [...found];
 }
 
-function kill(pid: number): void {
+function signal(pid: number, name: "SIGKILL" | "SIGSTOP"): void {
   try {
-    process.kill(pid, "SIGKILL");
+    process.kill(pid, name);
   } catch {
     // ESRCH: already gone.
   }
 }
 
 /**
- * Kills the call's process group and every process {@link findCallProcesses} finds, again
- * until none is left (a process may fork while it is being killed), at most a few rounds. The
- * first search runs before the group is killed: once a process dies its children are
- * re-parented, and that they descended from it can no longer be seen.
+ * Waits (at most 50 ms, spinning: the kill is synchronous) until each of `pids` is stopped or
+ * gone: a signal is delivered when its process next runs, and one still running may fork once
+ * more after it was sent.
+ */
+function awaitStopped(pids: readonly number[]): void {
+  const until = performance.now() + 50;
+  for (const pid of pids) {
+    while (performance.now() < until) {
+      const state = stateOf(pid);
+      if (state === undefined || state === "T" || state === "t" || state === "Z" || state === "X") {
+        break;
+      }
+    }
+  }
+}
+
+/** A process's state letter from `/proc/<pid>/stat`, or undefined when it is gone. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Kills the call's process group and every process {@link findCallProcesses} finds, in a few
+ * rounds. Each round first stops (SIGSTOP) what it found and searches again before killing: a
+ * stopped process forks no more, and the children it forked meanwhile still name it as their
+ * parent, where killing it at once would orphan them unseen. The first search runs before the
+ * group is touched for the same reason. A process that left the call's tree, cleared its
+ * environment and closed its output before the first search is not found (`env -i` and a double
+ * fork): only an operating-system container (a cgroup, a PID namespace) would hold it.
  */
 export function killCallProcesses(marks: CallProcessMarks): void {
   let left = findCallProcesses(marks);
-  kill(-marks.pid);
+  signal(-marks.pid, "SIGSTOP");
   for (let round = 0; round < 5 && left.length > 0; round++) {
-    for (const pid of left) kill(pid);
+    for (const pid of left) signal(pid, "SIGSTOP");
+    awaitStopped(left);
+    const found = new Set([...left, ...findCallProcesses(marks)]);
+    for (const pid of found) signal(pid, "SIGSTOP");
+    signal(-marks.pid, "SIGKILL");
+    for (const pid of found) signal(pid, "SIGKILL");
     left = findCallProcesses(marks);
   }
+  signal(-marks.pid, "SIGKILL");
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -309,6 +309,34 @@ describe("ProcessSandbox: tools that will not stop", () => {
     expect(run.grandchildPid).toBeGreaterThan(0);
     expect(isDead(run.grandchildPid as number)).toBe(true);
     await expectNothingLeft(run.pid, run.grandchildPid);
+  });
+
+  it("kills a spawner's children forked while it is being killed, though they carry no marker", async () => {
+    await ready(sandbox);
+    const tag = `aintern-spawned-${process.pid}-${Date.now()}`;
+    const run = await runTool(sandbox, tools.forkingSpawner, {
+      timeoutMs: 10_000,
+      cancelOnPid: true,
+      parameters: { folder, tag },
+    });
+    expect(run.outcome).toEqual({ kind: "aborted", mayStillBeRunning: false });
+    const living = (): number[] =>
+      readdirSync("/proc")
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((entry) => {
+          try {
+            return (
+              readFileSync(`/proc/${entry}/cmdline`, "latin1").startsWith(tag) &&
+              !isDead(Number(entry))
+            );
+          } catch {
+            return false;
+          }
+        })
+        .map(Number);
+    // Killed is what counts; the kernel may take a moment to tear a process down.
+    await expect.poll(living, { timeout: 1_000, interval: 20 }).toEqual([]);
+    for (const pid of living()) process.kill(pid, "SIGKILL");
   });
 
   it("kills the group on cancellation through the signal, not only on timeout", async () => {
