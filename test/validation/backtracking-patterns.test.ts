@@ -55,7 +55,7 @@ describe("linearTimeRegExp", () => {
 
   it("runs a pattern RE2 cannot (lookahead, backreference) on JavaScript's engine", () => {
     const lookahead = linearTimeRegExp("^(?=.*[0-9])[a-z0-9]+$", "u");
-    expect(lookahead).toBeInstanceOf(RegExp);
+    expect(String(lookahead)).toContain("JavaScript");
     expect(lookahead.test("abc1")).toBe(true);
     expect(lookahead.test("abc")).toBe(false);
     expect(linearTimeRegExp("^(a)\\1$", "u").test("aa")).toBe(true);
@@ -63,5 +63,32 @@ describe("linearTimeRegExp", () => {
 
   it("names each pattern apart (Ajv keys compiled patterns by that name)", () => {
     expect(String(linearTimeRegExp("a+", "u"))).not.toBe(String(linearTimeRegExp("b+", "u")));
+  });
+});
+
+describe("linearTimeRegExp: patterns as JSON Schemas write them", () => {
+  it("runs \\uXXXX and \\u{...} escapes on RE2, in linear time", () => {
+    const names = linearTimeRegExp("^([a-zA-Z\\u00C0-\\u017F]+\\s?)+$", "u");
+    expect(String(names)).toContain("(RE2)");
+    const started = performance.now();
+    expect(names.test(`${"a".repeat(28)}!`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(names.test("Élodie Dupré")).toBe(true);
+    expect(linearTimeRegExp("^\\u{1F600}$", "u").test("😀")).toBe(true);
+    expect(linearTimeRegExp("^a\\\\u0041$", "u").test("a\\u0041")).toBe(true);
+  });
+
+  it("runs a backtracking pattern RE2 cannot take only against short texts", () => {
+    const forced = linearTimeRegExp("^(?=a)(a+)+$", "u");
+    const started = performance.now();
+    expect(forced.test(`${"a".repeat(40)}!`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(forced.test("aaaa")).toBe(true);
+  });
+
+  it("matches no text longer than the limit", () => {
+    const started = performance.now();
+    expect(linearTimeRegExp("[a-z]{1,1000}@", "u").test("a".repeat(1_000_000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });
