@@ -242,10 +242,17 @@ export class McpUpstream implements McpToolClient {
     return client;
   }
 
-  /** Lists `client`'s tools again for `onTools`, one listing after another (never out of order). */
+  /**
+   * Lists `client`'s tools again for `onTools`, one listing after another (never out of order).
+   * A change announced while a listing waits to start is covered by it: a flood of
+   * `list_changed` makes one listing behind the one running, not one per notification.
+   */
   #relist(client: Client): void {
+    if (this.#relistQueued) return;
+    this.#relistQueued = true;
     this.#listing = this.#listing
       .then(async () => {
+        this.#relistQueued = false;
         if (this.#client !== client) return;
         const tools = await this.#importFrom(client);
         if (this.#client === client) await this.#options.onTools?.(tools);
@@ -259,6 +266,8 @@ export class McpUpstream implements McpToolClient {
       );
   }
   #listing: Promise<void> = Promise.resolve();
+  /** A listing is queued and has not started: later announcements need none of their own. */
+  #relistQueued = false;
 
   /** Imports the tools `lister` lists; the tools call this upstream (its current process). */
   #importFrom(

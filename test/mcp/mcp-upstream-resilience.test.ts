@@ -326,4 +326,17 @@ describe("an upstream whose tools change", () => {
     const denied = await runtime.processor.processCall({ toolId: "up1_echo", parameters: {} });
     expect(denied.content).not.toContain("ran echo");
   }, 10_000);
+
+  it("answers a flood of tools/list_changed with a listing or two, not one each", async () => {
+    const flood = { ...announce, name: "flood" };
+    const dir = await upstreamDir([echo, flood]);
+    const { runtime } = await runtimeWith({}, [command(dir)]);
+    const before = (await readFile(join(dir, "listings"), "utf8")).length;
+    const flooded = await runtime.processor.processCall({ toolId: "up1_flood", parameters: {} });
+    expect(flooded.content).toContain("flooded");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = (await readFile(join(dir, "listings"), "utf8")).length;
+    expect(after - before).toBeGreaterThanOrEqual(1);
+    expect(after - before).toBeLessThanOrEqual(3);
+  }, 10_000);
 });
