@@ -114,6 +114,12 @@ export interface AinternMcpServerConfig {
    * whose retry does not come within this (and a second's grace for the retry to travel) is.
    */
   readonly approvalTimeoutMs?: number;
+  /**
+   * The most approval rounds (input_required, or a console page) waiting for an answer at once;
+   * a call that needs approval beyond them is denied without asking (default 1,000). Each holds
+   * its call's arguments until it is answered or expires.
+   */
+  readonly maxOpenApprovalRounds?: number;
   /** Which parameters hold paths and commands (for suggested patterns). */
   readonly parameterKinds?: ParameterKindConfig;
   /** The server's name and version in `initialize`. Default `aintern` and the package version. */
@@ -650,6 +656,17 @@ export class AinternMcpServer {
     if (need === false) {
       return { kind: "decided", decision: undefined, checked: { call: check, callId: checkedId } };
     }
+    // Each open round holds its call's arguments until it is answered or expires: a client that
+    // sends calls needing approval and never answers must not grow the server without bound.
+    const maxOpen = this.#config.maxOpenApprovalRounds ?? defaultMaxOpenRounds;
+    if (this.#openRounds.size >= maxOpen) {
+      return {
+        kind: "decided",
+        decision: ApprovalDecision.deny(
+          `${maxOpen} call(s) already wait for a person's approval; this one was denied without asking. Wait for them to be answered or to expire, then call the tool again.`,
+        ),
+      };
+    }
     const capabilities = clientCapabilities(ctx, connection.server);
     const pages = this.#config.approvalPages;
     if (mode === "elicit" && pages !== undefined && supportsUrlElicitation(capabilities)) {
@@ -755,6 +772,9 @@ export class AinternMcpServer {
     };
   }
 }
+
+/** The most approval rounds waiting for an answer at once, unless configured. */
+const defaultMaxOpenRounds = 1_000;
 
 /** The client's retry of an input_required round may travel this long after the person answered. */
 const retryGraceMs = 1_000;

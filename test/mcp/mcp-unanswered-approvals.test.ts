@@ -169,3 +169,51 @@ describe("a 2026-07-28 input_required round is audited once", () => {
     }
   });
 });
+
+describe("approval rounds waiting at once", () => {
+  it("denies, audited and without asking, a call beyond the most rounds that may wait", async () => {
+    await mcp.close();
+    mcp = new AinternMcpServer({
+      registry: runtime.registry,
+      processor: runtime.processor,
+      approvalTimeoutMs: 5_000,
+      maxOpenApprovalRounds: 1,
+    });
+    const http = await serveMcpHttp(mcp, { token: "the-token" });
+    let asked = 0;
+    const client = new Client(
+      { name: "flood-2026", version: "1" },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+      },
+    );
+    client.setRequestHandler("elicitation/create", async () => {
+      asked++;
+      // Never answered while the test looks: its round stays open.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      return { action: "decline" };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(http.url), {
+        requestInit: { headers: { Authorization: "Bearer the-token" } },
+      }),
+    );
+    try {
+      const waiting = client.callTool(touchCall).catch(() => undefined);
+      await eventually(() => expect(asked).toBe(1));
+      const second = await client.callTool({
+        name: "terminal-execute",
+        arguments: { command: "touch b.txt" },
+      });
+      expect(second.isError).toBe(true);
+      expect(textOf(second)).toContain("already wait for a person's approval");
+      expect(asked).toBe(1);
+      await eventually(async () => expect((await rows()).map((r) => r.status)).toContain("denied"));
+      await waiting;
+    } finally {
+      await client.close();
+      await http.close();
+    }
+  }, 15_000);
+});
