@@ -581,11 +581,13 @@ export class AinternMcpServer {
     | { kind: "reply"; result: CallToolResult }
   > {
     const responses = ctx.mcpReq.inputResponses;
-    if (responses !== undefined) {
+    const view = responses === undefined ? undefined : inputResponse(responses, "approval");
+    // A retry that carries no answer to the question asked leaves its round as it is (its
+    // deadline still runs, and records it if nothing answers): the call is asked as a new one.
+    if (view !== undefined && view.kind === "elicit") {
       // The client answers the form sent in a previous round: the state (signed by this server)
       // says which call the person was shown; an answer for other arguments approves nothing.
       const state = ctx.mcpReq.requestState<ApprovalState>();
-      const view = inputResponse(responses, "approval");
       if (
         typeof state !== "object" ||
         state === null ||
@@ -598,11 +600,12 @@ export class AinternMcpServer {
         };
       }
       // One answer per question: a retry sent again (a replay, a client's own retry) would
-      // otherwise run an "approve once" call as often as it is sent while the state lives.
+      // otherwise run an "approve once" call as often as it is sent while the state lives. The
+      // call it answered has its row already: the replay adds none.
       if (!this.#firstAnswer(state)) {
         return {
-          kind: "decided",
-          decision: ApprovalDecision.deny(
+          kind: "reply",
+          result: deniedResult(
             "This approval was already used: an answer approves one run of the call. Call the tool again to be asked again.",
           ),
         };
@@ -612,7 +615,7 @@ export class AinternMcpServer {
       if ((await this.#openRounds.answered(state.n)) === "expired") {
         return { kind: "reply", result: deniedResult(lateAnswerReason(this.#approvalTimeoutMs)) };
       }
-      if (view.kind === "elicit" && state.c !== undefined && state.p !== undefined) {
+      if (state.c !== undefined && state.p !== undefined) {
         // The console's page was sent (URL elicitation): the processor's handler waits for the
         // decision made there, on the record keyed by this call id.
         if (view.action === "accept") {
@@ -630,20 +633,18 @@ export class AinternMcpServer {
           ),
         };
       }
-      if (view.kind === "elicit") {
-        const answer =
-          isModernRequest(ctx) && view.content?.decision === ApprovalChoice.Session
-            ? ApprovalDecision.deny(
-                "The approval answer was not one of the choices: a 2026-07-28 request has no session to approve for.",
-              )
-            : decisionFromAnswer(view, Date.now() - state.at);
-        const subject = oauthSubject(ctx);
-        return {
-          kind: "decided",
-          decision: subject === undefined ? answer : answer.by(subject),
-          ...(state.c === undefined ? {} : { callId: state.c }),
-        };
-      }
+      const answer =
+        isModernRequest(ctx) && view.content?.decision === ApprovalChoice.Session
+          ? ApprovalDecision.deny(
+              "The approval answer was not one of the choices: a 2026-07-28 request has no session to approve for.",
+            )
+          : decisionFromAnswer(view, Date.now() - state.at);
+      const subject = oauthSubject(ctx);
+      return {
+        kind: "decided",
+        decision: subject === undefined ? answer : answer.by(subject),
+        ...(state.c === undefined ? {} : { callId: state.c }),
+      };
     }
     const checkedId = randomUUID();
     const check = await this.processor.checkCall({

@@ -165,6 +165,11 @@ describe("an answered approval is honoured once, for the user it was asked of", 
         expect(await resend(http, retry!, id)).toContain("This approval was already used");
       }
       expect(await readFile(join(workspace.path, "log.txt"), "utf8")).toBe("run\n");
+      // The call has its row; the replays add none.
+      const rows = (await runtime.store.audit.query({ limit: 100 })).entries.filter(
+        (e) => e.toolName === "terminal-execute",
+      );
+      expect(rows.map((r) => r.status)).toEqual(["completed"]);
     } finally {
       await client.close();
       await http.close();
