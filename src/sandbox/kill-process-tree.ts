@@ -114,8 +114,12 @@ export function findCallProcesses(marks: CallProcessMarks): number[] {
     if (stat === undefined || stat.startTime < marks.startTime || stat.exited) continue;
     parents.set(pid, stat.parent);
     const marker = markerOf(entry);
-    if (marker !== undefined) markers.set(pid, marker);
-    if (pid === marks.pid || marker === marks.environmentMarker || holdsPipe(entry, marks.pipes)) {
+    // An empty marker (`AINTERN_CALL=`) marks nothing: it would tie every process carrying one.
+    if (marker !== undefined && marker.length > markerVariable.length + 1) markers.set(pid, marker);
+    // The shell's pid only while it is the shell: a pid reused after it was reaped is another's.
+    const isShell =
+      pid === marks.pid && (marks.startTime === 0 || stat.startTime === marks.startTime);
+    if (isShell || marker === marks.environmentMarker || holdsPipe(entry, marks.pipes)) {
       found.add(pid);
     }
   }
@@ -131,11 +135,7 @@ export function findCallProcesses(marks: CallProcessMarks): number[] {
     for (const [pid, parent] of parents) {
       if (found.has(pid)) continue;
       const marker = markers.get(pid);
-      if (
-        found.has(parent) ||
-        parent === marks.pid ||
-        (marker !== undefined && foundMarkers.has(marker))
-      ) {
+      if (found.has(parent) || (marker !== undefined && foundMarkers.has(marker))) {
         found.add(pid);
         grew = true;
       }
