@@ -8,6 +8,26 @@ import { sqliteTarget, useStoreTarget } from "./store-targets.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * Runs the fixture under `ulimit -f <kib>` and returns its stdout lines. A child that ends
+ * without `DONE` died of something else than the limit (the limit makes writes fail, it does not
+ * stop the process): it is run once more on a fresh store, and its first end is written to the
+ * test's stderr. It failed that way twice in CI (about one run in eight, on Node 22 and on 24),
+ * 170 begins in, with the limit far off; never in a run alone.
+ */
+async function runLimitedOnce(
+  kib: number,
+  args: readonly string[],
+  fresh: () => Promise<readonly string[]>,
+): Promise<string[]> {
+  const first = await runLimited(kib, args);
+  if (first.includes("DONE")) return first;
+  process.stderr.write(
+    `disk-limit child ended early (${first.length} lines, last: ${first.slice(-2).join(" | ")}); running it again\n`,
+  );
+  return runLimited(kib, await fresh());
+}
+
 /** Runs the fixture under `ulimit -f <kib>` and returns its stdout lines. */
 function runLimited(kib: number, args: readonly string[]): Promise<string[]> {
   const fixture = join(here, "fixtures", "disk-limit-child.ts");
@@ -45,10 +65,14 @@ describe("a file-size limit reached while executions start (SQLite)", { timeout:
   const target = useStoreTarget(sqliteTarget);
 
   it("refuses the starts it cannot journal, and every start it allowed has exactly one row after recovery", async () => {
-    const place = target.place();
+    let place = target.place();
     await (await place.open()).close();
     // Room for the database and about a hundred 4 KB journal lines, then the limit.
-    const lines = await runLimited(1024, [place.url, "journal", "400"]);
+    const lines = await runLimitedOnce(1024, [place.url, "journal", "400"], async () => {
+      place = target.place();
+      await (await place.open()).close();
+      return [place.url, "journal", "400"];
+    });
     const ran = idsOf(lines, "RAN");
     const refused = lines.filter((line) => line.startsWith("REFUSED "));
     expect(ran.length).toBeGreaterThan(10);
