@@ -3,6 +3,7 @@ import { posix, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import { resolveWorkspacePath } from "../context/index.js";
 import { commandName } from "../shell/command-words.js";
+import type { ShellWord } from "../shell/shell-scanner.js";
 import { lexShellCommand } from "../shell/shell-syntax.js";
 import type { ApprovalRule } from "./approval-policy.js";
 import { globMatcher } from "./glob-matcher.js";
@@ -149,11 +150,8 @@ export function guardedNames(pattern: string): string[] {
 export function mentionsGuardedName(command: string, names: readonly string[]): boolean {
   if (names.length === 0) return false;
   const texts = [command.toLowerCase()];
-  const syntax = lexShellCommand(command);
-  if (syntax.ok) {
-    for (const words of syntax.segments) {
-      for (const word of words) texts.push(word.value.toLowerCase());
-    }
+  for (const words of segmentsOf(command) ?? []) {
+    for (const word of words) texts.push(word.value.toLowerCase());
   }
   return texts.some((text) => names.some((name) => text.includes(name)));
 }
@@ -167,10 +165,10 @@ export function mentionsGuardedName(command: string, names: readonly string[]): 
  * @internal
  */
 export function foldersChangedWhole(command: string, workingFolder: string): string[] {
-  const syntax = lexShellCommand(command);
-  if (!syntax.ok) return [];
+  const segments = segmentsOf(command);
+  if (segments === undefined) return [];
   const folders: string[] = [];
-  for (const words of syntax.segments) {
+  for (const words of segments) {
     const values = words.map((word) => word.value);
     const name = values[0] === undefined ? "" : commandName(values[0]);
     const args = values.slice(1);
@@ -195,4 +193,16 @@ export function foldersChangedWhole(command: string, workingFolder: string): str
     }
   }
   return folders;
+}
+
+/** The last command lexed, and its simple commands: every never-changed rule reads the same one. */
+let lexed: { command: string; segments: readonly (readonly ShellWord[])[] | undefined } | undefined;
+
+/** `command`'s simple commands as words, or undefined when it does not lex. */
+function segmentsOf(command: string): readonly (readonly ShellWord[])[] | undefined {
+  if (lexed?.command !== command) {
+    const syntax = lexShellCommand(command);
+    lexed = { command, segments: syntax.ok ? syntax.segments : undefined };
+  }
+  return lexed.segments;
 }
