@@ -28,19 +28,24 @@ const nestedRepeat = /\([^()]*(?:[+*]|\{\d+,?\d*\})[^()]*\)(?:[+*]|\{\d+,?\d*\})
  * Ajv's regular-expression engine for schema `pattern` and `patternProperties`: RE2 (the
  * `re2js` port), whose matching takes time linear in the text, so an argument chosen by a model
  * cannot stall the process on a pattern that backtracks (`^(a+)+$` against 30 `a`s and a `!`
- * takes about 2^30 steps in JavaScript's engine; RE2 does not backtrack). JavaScript's `\uXXXX`
- * and `\u{...}` escapes are written as RE2's `\x{...}` first. A pattern RE2 cannot run
- * (lookaround, backreferences) runs on JavaScript's engine; if it also nests repeats, only
- * against short texts. No text longer than {@link MAX_PATTERN_TEXT_LENGTH} matches.
+ * takes about 2^30 steps in JavaScript's engine; RE2 does not backtrack). A pattern means what
+ * it means in JavaScript, as JSON Schema says: one JavaScript does not accept is refused (the
+ * schema is invalid), and what RE2 reads otherwise is written out in JavaScript's meaning first
+ * (see {@link toRe2Syntax}). A pattern RE2 cannot run (lookaround, backreferences) runs on
+ * JavaScript's engine; if it also nests repeats, only against short texts. No text longer than
+ * {@link MAX_PATTERN_TEXT_LENGTH} matches.
  *
  * Matching is a search, as JSON Schema says (`pattern` is not anchored).
  */
 export function linearTimeRegExp(pattern: string, flags: string): PatternMatcher {
+  // Throws on a pattern JavaScript refuses: RE2 would give it a meaning of its own.
+  const native = new RegExp(pattern, flags);
   let compiled: RE2JS;
   try {
+    // Flags other than `u` (Ajv gives no others) have no translation here: JavaScript runs them.
+    if (/[^u]/.test(flags)) throw new NoRe2Equivalent();
     compiled = RE2JS.compile(toRe2Syntax(pattern));
   } catch {
-    const native = new RegExp(pattern, flags);
     const limit = nestedRepeat.test(pattern)
       ? MAX_BACKTRACKING_TEXT_LENGTH
       : MAX_PATTERN_TEXT_LENGTH;
@@ -57,33 +62,89 @@ export function linearTimeRegExp(pattern: string, flags: string): PatternMatcher
 // Ajv's standalone code generation names the engine by this; aintern does not generate code.
 linearTimeRegExp.code = "linearTimeRegExp";
 
-/** `pattern` with JavaScript's `\uXXXX` and `\u{X}` escapes as RE2's `\x{X}`; the rest as is. */
+/** JavaScript's `\s`: the white space and line terminators of ECMAScript, in RE2's syntax. */
+const jsSpace =
+  "\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
+
+/** JavaScript's `.` without the `s` flag: anything but a line terminator. */
+const jsDot = "[^\\n\\r\\x{2028}\\x{2029}]";
+
+/** Thrown for what RE2 cannot say in JavaScript's meaning: the pattern runs on JavaScript's engine. */
+class NoRe2Equivalent extends Error {}
+
+/**
+ * `pattern` in RE2's syntax with JavaScript's meaning where the two read the same text
+ * differently:
+ * - `\uXXXX` and `\u{X}` become RE2's `\x{X}`;
+ * - `\s` and `\S` become JavaScript's white space (RE2's is ASCII only: U+00A0, U+2028 or U+FEFF
+ *   would pass a `^\S+$` meant to refuse white space), inside a class too (`[^\s]`, and
+ *   `[a\S]` as `(?:[^space]|[a])`);
+ * - `.` outside a class becomes "not a line terminator" (RE2's `.` matches `\r`, U+2028 and
+ *   U+2029: a `^.*$` meant to keep a value on one line would let a carriage return through);
+ * - `[]` (matches nothing) and `[^]` (matches anything), which RE2 reads as a class holding `]`.
+ *
+ * Throws {@link NoRe2Equivalent} for `\S` in a negated class, which RE2 cannot say.
+ */
 function toRe2Syntax(pattern: string): string {
   let out = "";
+  /** The members of the class being read, translated; undefined outside a class. */
+  let members: string | undefined;
+  let negated = false;
+  let notSpace = false;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i] as string;
-    if (c !== "\\") {
-      out += c;
-      continue;
-    }
-    const next = pattern[i + 1];
-    if (next === "u") {
-      const braced = /^\{([0-9A-Fa-f]{1,6})\}/.exec(pattern.slice(i + 2));
-      const plain = /^[0-9A-Fa-f]{4}/.exec(pattern.slice(i + 2));
+    let piece: string;
+    if (c === "\\") {
+      const next = pattern[i + 1];
+      i++;
+      const braced = next === "u" ? /^\{([0-9A-Fa-f]{1,6})\}/.exec(pattern.slice(i + 1)) : null;
+      const plain = next === "u" ? /^[0-9A-Fa-f]{4}/.exec(pattern.slice(i + 1)) : null;
       if (braced !== null) {
-        out += `\\x{${braced[1]}}`;
-        i += 1 + braced[0].length;
+        piece = `\\x{${braced[1]}}`;
+        i += braced[0].length;
+      } else if (plain !== null) {
+        piece = `\\x{${plain[0]}}`;
+        i += 4;
+      } else if (next === "s") {
+        piece = members === undefined ? `[${jsSpace}]` : jsSpace;
+      } else if (next === "S" && members !== undefined) {
+        if (negated) throw new NoRe2Equivalent();
+        notSpace = true;
+        piece = "";
+      } else if (next === "S") {
+        piece = `[^${jsSpace}]`;
+      } else {
+        // Any other escape, `\\` included, is copied with the character it escapes.
+        piece = c + (next ?? "");
+      }
+    } else if (members === undefined && c === "[") {
+      negated = pattern[i + 1] === "^";
+      if (negated) i++;
+      if (pattern[i + 1] === "]") {
+        i++;
+        out += negated ? "[\\x{0}-\\x{10FFFF}]" : "[^\\x{0}-\\x{10FFFF}]";
         continue;
       }
-      if (plain !== null) {
-        out += `\\x{${plain[0]}}`;
-        i += 5;
-        continue;
-      }
+      members = "";
+      notSpace = false;
+      continue;
+    } else if (members !== undefined && c === "]") {
+      const plainClass = `[${negated ? "^" : ""}${members}]`;
+      if (!notSpace) out += plainClass;
+      else out += members === "" ? `[^${jsSpace}]` : `(?:[^${jsSpace}]|${plainClass})`;
+      members = undefined;
+      continue;
+    } else if (members !== undefined && c === "[" && pattern[i + 1] === ":") {
+      // RE2 reads `[:alpha:]` in a class as a named class; JavaScript as the characters.
+      throw new NoRe2Equivalent();
+    } else if (members === undefined && c === ".") {
+      piece = jsDot;
+    } else {
+      piece = c;
     }
-    // Any other escape, `\\` included, is copied with the character it escapes.
-    out += c + (next ?? "");
-    i++;
+    if (members === undefined) out += piece;
+    else members += piece;
   }
+  if (members !== undefined) throw new NoRe2Equivalent();
   return out;
 }

@@ -92,3 +92,77 @@ describe("linearTimeRegExp: patterns as JSON Schemas write them", () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 });
+
+describe("linearTimeRegExp keeps JavaScript's meaning", () => {
+  // JSON Schema patterns are ECMA-262 regular expressions: RE2 reads some of the same text
+  // differently (its \s is ASCII, its . matches \r and U+2028, [] holds a ]). Each pattern is
+  // checked against JavaScript's own engine on texts that tell the two apart.
+  const patterns = [
+    "^\\S+$",
+    "^\\s+$",
+    "^.+$",
+    "^a.b$",
+    "^[^\\s]+$",
+    "^[a\\S]+$",
+    "^[\\s\\d]+$",
+    "^[^\\S]+$",
+    "^[^\\s.]+$",
+    "a[]b",
+    "a[^]b",
+    "^[[]+$",
+    "^\\u00a0\\u{3000}$",
+    "^(\\s*\\S)+$",
+    "^[\\w.-]+@[\\w.-]+$",
+  ];
+  const texts = [
+    "abc",
+    "a b",
+    "a\u00a0b",
+    "a\u2028b",
+    "a\u2029b",
+    "a\ufeffb",
+    "a\u000bb",
+    "a\u3000b",
+    "a\rb",
+    "a\nb",
+    "a\tb",
+    "\u00a0",
+    "\u00a0\u3000",
+    " \r\n",
+    "12 34",
+    "a.b",
+    "[[",
+    "x@y.z",
+    "",
+  ];
+  for (const pattern of patterns) {
+    it(`matches as JavaScript does: /${pattern}/u`, () => {
+      const native = new RegExp(pattern, "u");
+      const matcher = linearTimeRegExp(pattern, "u");
+      for (const text of texts) {
+        expect([text, matcher.test(text)]).toEqual([text, native.test(text)]);
+      }
+    });
+  }
+
+  it("runs those on RE2 (linear time) where RE2 can say them", () => {
+    for (const pattern of ["^\\S+$", "^.+$", "^[a\\S]+$", "a[]b", "a[^]b", "^(\\s*\\S)+$"]) {
+      expect(String(linearTimeRegExp(pattern, "u"))).toContain("(RE2)");
+    }
+    const started = performance.now();
+    expect(linearTimeRegExp("^(\\s*\\S)+$", "u").test(`${"a ".repeat(5_000)}\u00a0!`)).toBe(true);
+    expect(linearTimeRegExp("^(\\s*\\S*)*$", "u").test(`${" ".repeat(5_000)}\r`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("refuses a pattern JavaScript refuses, instead of reading it as RE2 would", () => {
+    expect(() => linearTimeRegExp("(?P<name>a)", "u")).toThrow(SyntaxError);
+    expect(() => linearTimeRegExp("[[:alpha:]]", "u")).toThrow(SyntaxError);
+    const validator = new ToolValidator();
+    const result = validator.validateAgainstSchema(
+      { name: "a" },
+      { type: "object", properties: { name: { type: "string", pattern: "(?P<n>a)" } } },
+    );
+    expect(result.isValid).toBe(false);
+  });
+});
