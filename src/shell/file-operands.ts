@@ -493,6 +493,65 @@ function rest(word: ShellWord, from: number): ShellWord {
   return { ...word, value: word.value.slice(from), shadow: word.shadow.slice(from) };
 }
 
+/** git subcommands whose operands name files whose content they show, compare or restore. */
+const gitContentSubcommands = new Set([
+  "show",
+  "log",
+  "whatchanged",
+  "diff",
+  "diff-tree",
+  "diff-index",
+  "diff-files",
+  "difftool",
+  "blame",
+  "annotate",
+  "cat-file",
+  "archive",
+  "ls-tree",
+  "ls-files",
+  "rev-parse",
+  "checkout",
+  "restore",
+  "stash",
+  "format-patch",
+  "apply",
+  "grep",
+]);
+
+/** git options of those subcommands whose `=VALUE` is a file. */
+const gitFileOptions = new Set(["--output", "--output-directory", "-O", "--orderfile"]);
+
+/** Where git's subcommand is in `args` (after its global options), or -1. */
+function gitSubcommandAt(args: readonly ShellWord[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as ShellWord;
+    if (word.dynamic || !word.value.startsWith("-")) return i;
+    const option = word.value.includes("=") ? undefined : word.value;
+    if (option !== undefined && (gitFolderOptions.has(option) || gitOptionsWithValue.has(option))) {
+      i++;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Where the path starts in a git object name that holds one: `REV:path`, `:path` (the staged
+ * copy), `:N:path` (a merge stage), and pathspec magic (`:(exclude)path`, `:/path` from the top,
+ * `:!path`); undefined for a word without one (a revision, a plain path, a URL).
+ */
+function objectPathStart(value: string): number | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return undefined;
+  const staged = /^:(?:[0-3]:|\([^)]*\)|[/!^]+)?/.exec(value);
+  if (staged !== null) return staged[0].length;
+  const colon = value.indexOf(":");
+  if (colon <= 0) return undefined;
+  // `REV:path`, where REV has no white space and no `..` (a range names no file).
+  const revision = value.slice(0, colon);
+  return /^[^\s/]*(?:\/[^\s:]*)?$/.test(revision) && !revision.includes("..")
+    ? colon + 1
+    : undefined;
+}
+
 /** git's other options before the subcommand that take the next word as their value. */
 const gitOptionsWithValue = new Set([
   "-c",
@@ -751,7 +810,10 @@ class OperandCollector {
       }
     }
     if (name === "compgen") this.note("'compgen' lists file names");
-    if (name === "git") this.gitFolders(args);
+    if (name === "git") {
+      this.gitFolders(args);
+      this.gitPaths(args);
+    }
     if (turnsOnExtendedGlobs(name, args)) {
       this.note("extended globs are turned on: the file names of what follows cannot be read");
     }
@@ -794,6 +856,41 @@ class OperandCollector {
         if (equals !== -1) this.file(rest(word, equals + 1));
         else if (args[i + 1] !== undefined) this.file(args[++i] as ShellWord);
       } else if (gitOptionsWithValue.has(option) && equals === -1) i++;
+    }
+  }
+
+  /**
+   * The files a git command that shows, compares or restores content names: its pathspecs
+   * (after `--`), the path of an object name (`HEAD:.env`, `:.env` the staged copy, `:0:.env`,
+   * `stash@{0}:.env`), and its other operands, which git reads as paths when they are not
+   * revisions (`git blame .env`, `git diff .env`). A revision taken for a path is harmless: it
+   * names nothing protected. `git cat-file` prints any object by its id, which names no file.
+   */
+  gitPaths(args: readonly ShellWord[]): void {
+    const at = gitSubcommandAt(args);
+    const subcommand = at === -1 ? undefined : args[at];
+    if (subcommand === undefined || subcommand.dynamic) return;
+    if (!gitContentSubcommands.has(subcommand.value)) return;
+    if (subcommand.value === "cat-file") {
+      this.unknown ??= "'git cat-file' prints any object of the repository by its id";
+    }
+    let pathspecs = false;
+    for (const word of args.slice(at + 1)) {
+      if (!pathspecs && !word.dynamic && word.value === "--") {
+        pathspecs = true;
+        continue;
+      }
+      if (!pathspecs && !word.dynamic && word.value.startsWith("-")) {
+        const equals = word.value.indexOf("=");
+        const option = equals === -1 ? word.value : word.value.slice(0, equals);
+        // `--output=FILE` writes there; `-O` / `--orderfile=FILE` reads it.
+        if (equals !== -1 && gitFileOptions.has(option)) this.file(rest(word, equals + 1));
+        continue;
+      }
+      // The word itself too: a file may have a colon in its name.
+      this.file(word);
+      const colon = objectPathStart(word.value);
+      if (colon !== undefined) this.file(rest(word, colon));
     }
   }
 

@@ -390,3 +390,56 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     }
   });
 });
+
+describe("git commands that show a file's content name that file", () => {
+  // Red team: `git show HEAD:.env`, `git blame .env` and `git log -p -- .env` printed a
+  // protected file (its committed or working copy) unasked: git's object names and pathspecs
+  // were not paths of the call.
+  it.each([
+    ["git show HEAD:.env"],
+    ["git show HEAD:./.env"],
+    ["git show :.env"], // the staged copy
+    ["git show :0:.env"],
+    ["git show stash@{0}:.env"],
+    ["git show origin/main:.npmrc"],
+    ["git --no-pager show HEAD~3:.env"],
+    ["git -C src show HEAD:../.env"],
+    ["git blame .env"],
+    ["git annotate -- .npmrc"],
+    ["git log -p -- .env"],
+    ["git log --follow -p .env"],
+    ["git diff HEAD -- .env"],
+    ["git diff .env"],
+    ["git diff HEAD:src/a.ts HEAD:.env"],
+    ["git checkout HEAD -- .env"],
+    ["git restore --source=HEAD~1 .env"],
+    ["git show HEAD:../outside.txt"],
+    ["git diff --output=.env"],
+    ["git cat-file -p HEAD:src/a.ts"], // cat-file prints any object, by name or by id
+    ["git cat-file blob 3b18e512dba79e4c8300dd08aeb37f8e728b8dad"],
+    ["git ls-files -- .git/config"],
+  ])("asks for %j", (command) => {
+    for (const policy of [defaults, permissive]) {
+      expect(policy.decide(terminal(command)).kind, command).toBe("ask");
+    }
+  });
+
+  it("runs git's everyday reads of the workspace unasked", () => {
+    for (const command of [
+      "git status",
+      "git diff",
+      "git diff --stat",
+      "git log --oneline -5",
+      "git log -p -- src/a.ts",
+      "git show HEAD",
+      "git show HEAD:src/a.ts",
+      "git show main:README.md",
+      "git blame src/a.ts",
+      "git diff main..HEAD -- src",
+      "git ls-files",
+      "git rev-parse HEAD",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
