@@ -518,6 +518,11 @@ const gitContentSubcommands = new Set([
   "grep",
 ]);
 
+/** A word as if written in quotes: a path a command reads without naming it. */
+function literalWord(value: string): ShellWord {
+  return { value, shadow: "\0".repeat(value.length), dynamic: false, substitutions: [] };
+}
+
 /** git options of those subcommands whose `=VALUE` is a file. */
 const gitFileOptions = new Set(["--output", "--output-directory", "-O", "--orderfile"]);
 
@@ -870,12 +875,17 @@ class OperandCollector {
     const at = gitSubcommandAt(args);
     const subcommand = at === -1 ? undefined : args[at];
     if (subcommand === undefined || subcommand.dynamic) return;
+    const after = args.slice(at + 1);
+    if (subcommand.value === "config" || subcommand.value === "remote") {
+      this.gitConfigFiles(subcommand.value, after);
+      return;
+    }
     if (!gitContentSubcommands.has(subcommand.value)) return;
     if (subcommand.value === "cat-file") {
       this.unknown ??= "'git cat-file' prints any object of the repository by its id";
     }
     let pathspecs = false;
-    for (const word of args.slice(at + 1)) {
+    for (const word of after) {
       if (!pathspecs && !word.dynamic && word.value === "--") {
         pathspecs = true;
         continue;
@@ -892,6 +902,42 @@ class OperandCollector {
       const colon = objectPathStart(word.value);
       if (colon !== undefined) this.file(rest(word, colon));
     }
+  }
+
+  /**
+   * The configuration files `git config` reads or writes (it prints their values: a remote's URL
+   * may hold a token, `~/.gitconfig` credentials), and the repository's own for `git remote -v`
+   * and the other forms of `git remote` that print URLs: `.git/config`, `~/.gitconfig` and
+   * `/etc/gitconfig` as its scope options say (all of them without one), or `--file FILE`.
+   */
+  gitConfigFiles(subcommand: "config" | "remote", args: readonly ShellWord[]): void {
+    const values = args.map((word) => word.value);
+    if (subcommand === "remote") {
+      const printsUrls =
+        values.includes("-v") || values.includes("--verbose") || values[0] === "get-url";
+      if (printsUrls) this.file(literalWord(".git/config"));
+      return;
+    }
+    if (values.length === 1 && values[0] === "--help") return;
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      if (word.dynamic) continue;
+      if (word.value === "-f" || word.value === "--file" || word.value === "--blob") {
+        const file = args[i + 1];
+        if (file !== undefined) this.file(file);
+        return;
+      }
+      if (word.value.startsWith("--file=")) {
+        this.file(rest(word, "--file=".length));
+        return;
+      }
+    }
+    const scoped = ["--global", "--system", "--local", "--worktree"].filter((s) => values.includes(s));
+    if (scoped.length === 0 || scoped.includes("--local") || scoped.includes("--worktree")) {
+      this.file(literalWord(".git/config"));
+    }
+    if (scoped.length === 0 || scoped.includes("--global")) this.file(literalWord("~/.gitconfig"));
+    if (scoped.length === 0 || scoped.includes("--system")) this.file(literalWord("/etc/gitconfig"));
   }
 
   /**

@@ -418,6 +418,15 @@ describe("git commands that show a file's content name that file", () => {
     ["git cat-file -p HEAD:src/a.ts"], // cat-file prints any object, by name or by id
     ["git cat-file blob 3b18e512dba79e4c8300dd08aeb37f8e728b8dad"],
     ["git ls-files -- .git/config"],
+    // Configuration values: a remote's URL may hold a token, ~/.gitconfig credentials.
+    ["git config -l"],
+    ["git config --get remote.origin.url"],
+    ["git config --local --list"],
+    ["git config --global -l"], // ~/.gitconfig, outside the workspace
+    ["git config --system --list"],
+    ["git config --file=.git/config -l"],
+    ["git remote -v"],
+    ["git remote get-url origin"],
   ])("asks for %j", (command) => {
     for (const policy of [defaults, permissive]) {
       expect(policy.decide(terminal(command)).kind, command).toBe("ask");
@@ -438,6 +447,9 @@ describe("git commands that show a file's content name that file", () => {
       "git diff main..HEAD -- src",
       "git ls-files",
       "git rev-parse HEAD",
+      "git remote",
+      "git branch -vv",
+      "git config --file src/a.ts --list",
     ]) {
       expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
     }

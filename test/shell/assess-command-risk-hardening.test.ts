@@ -102,7 +102,8 @@ describe("assessCommandRisk judges what will actually run", () => {
     ["git --config-env=core.pager=X log", High],
     ["git --git-dir=evil status", High],
     ["git config core.fsmonitor 'touch x'", High],
-    ["git config --get user.name", Low],
+    // It prints values of .git/config and ~/.gitconfig (a remote URL may hold a token).
+    ["git config --get user.name", Medium],
     ["git grep --open-files-in-pager=vi foo", High],
     ["git grep -O foo", High],
     ["git diff --ext-diff", High],
