@@ -932,12 +932,15 @@ class OperandCollector {
         return;
       }
     }
-    const scoped = ["--global", "--system", "--local", "--worktree"].filter((s) => values.includes(s));
+    const scoped = ["--global", "--system", "--local", "--worktree"].filter((s) =>
+      values.includes(s),
+    );
     if (scoped.length === 0 || scoped.includes("--local") || scoped.includes("--worktree")) {
       this.file(literalWord(".git/config"));
     }
     if (scoped.length === 0 || scoped.includes("--global")) this.file(literalWord("~/.gitconfig"));
-    if (scoped.length === 0 || scoped.includes("--system")) this.file(literalWord("/etc/gitconfig"));
+    if (scoped.length === 0 || scoped.includes("--system"))
+      this.file(literalWord("/etc/gitconfig"));
   }
 
   /**
