@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { lstat, mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { AinternError, displayText } from "../core/index.js";
+import { AinternError, type DisplayTextOptions, displayText } from "../core/index.js";
 import type { McpConfig, McpUpstreamConfig } from "../mcp/index.js";
 import { redactStoreUrl } from "../store/index.js";
 
@@ -29,6 +29,16 @@ export class UntrustedConfigError extends AinternError {
     this.file = file;
     this.reasons = reasons;
   }
+}
+
+/**
+ * `error`'s message for the terminal, escaped with `displayText` once: an
+ * {@link UntrustedConfigError}'s is escaped already, and escaping it again would double its
+ * escapes' backslashes (an ESC in an upstream's name would read as the text `\\u001b`).
+ */
+export function printableMessage(error: unknown, options: DisplayTextOptions = {}): string {
+  if (error instanceof UntrustedConfigError) return error.message;
+  return displayText(error instanceof Error ? error.message : String(error), options);
 }
 
 /**

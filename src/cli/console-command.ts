@@ -4,6 +4,7 @@ import { startConsole } from "../console/index.js";
 import { displayText } from "../core/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore } from "../store/index.js";
+import { printableMessage } from "./config-trust.js";
 import { resolveMcpPlaces } from "./mcp-runtime.js";
 
 /** `aintern console`'s help text. */
@@ -77,7 +78,7 @@ export async function runConsoleCommand(
       ...(values.config === undefined ? {} : { config: values.config }),
     });
   } catch (error) {
-    io.err.write(`aintern console: ${displayText((error as Error).message)}\n`);
+    io.err.write(`aintern console: ${printableMessage(error)}\n`);
     return 2;
   }
   const store = await openStore(places.storeUrl);

@@ -5,6 +5,7 @@ import { McpUpstream } from "../mcp/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore, redactStoreUrl } from "../store/index.js";
 import type { Tool } from "../tools/index.js";
+import { printableMessage } from "./config-trust.js";
 import { loadTools, registrationProblem, resolveMcpPlaces } from "./mcp-runtime.js";
 
 export const doctorUsage = `Usage:
@@ -32,12 +33,15 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
     return 0;
   }
   let failed = 0;
-  const report = (ok: boolean, what: string, detail: string): void => {
+  /** One line, its `shown` detail escaped already. */
+  const reportShown = (ok: boolean, what: string, shown: string): void => {
     if (!ok) failed++;
-    // Details name upstreams, tools and paths from the configuration and the upstreams' answers:
-    // printed as text, so an escape in one cannot turn a FAIL into "ok".
-    process.stdout.write(`${ok ? "ok  " : "FAIL"}  ${what.padEnd(12)} ${displayText(detail)}\n`);
+    process.stdout.write(`${ok ? "ok  " : "FAIL"}  ${what.padEnd(12)} ${shown}\n`);
   };
+  // Details name upstreams, tools and paths from the configuration and the upstreams' answers:
+  // printed as text, so an escape in one cannot turn a FAIL into "ok".
+  const report = (ok: boolean, what: string, detail: string): void =>
+    reportShown(ok, what, displayText(detail));
   const warn = (what: string, detail: string): void => {
     process.stdout.write(`warn  ${what.padEnd(12)} ${displayText(detail)}\n`);
   };
@@ -49,7 +53,7 @@ export async function runDoctorCommand(argv: readonly string[]): Promise<number>
       ...(values.config === undefined ? {} : { config: values.config }),
     });
   } catch (error) {
-    report(false, "config", (error as Error).message);
+    reportShown(false, "config", printableMessage(error));
     return 1;
   }
   report(true, "config", places.config.file ?? "none (defaults)");

@@ -6,6 +6,7 @@ import { displayText } from "../core/index.js";
 import { allToolCallFormats, type ToolCallFormat } from "../providers/index.js";
 import { redactStoreUrl } from "../store/index.js";
 import { runAuditCommand } from "./audit-command.js";
+import { printableMessage } from "./config-trust.js";
 import { consoleUsage, runConsoleCommand } from "./console-command.js";
 import { runDoctorCommand } from "./doctor-command.js";
 import { runMcpCommand } from "./mcp-command.js";
@@ -65,7 +66,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     } catch (error) {
       // The message may name a configuration's keys or an upstream's tools: printed as text.
       process.stderr.write(
-        `aintern ${displayText(argv[0] ?? "")}: ${displayText((error as Error).message, { multiline: true })}\n`,
+        `aintern ${displayText(argv[0] ?? "")}: ${printableMessage(error, { multiline: true })}\n`,
       );
       return error instanceof TypeError && "code" in error ? 2 : 1;
     }
@@ -112,7 +113,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       `  ${displayText(s.callId).padEnd(16)} ${displayText(s.toolId).padEnd(18)} ${s.status}\n`,
     );
   out.write("\n== Messages for the model\n");
-  out.write(`${displayText(JSON.stringify(result.messages, null, 2), { multiline: true })}\n`);
+  out.write(
+    `${displayText(JSON.stringify(result.messages, null, 2), { multiline: true, keepBackslashes: true })}\n`,
+  );
   out.write("\n== Audit rows\n");
   for (const row of result.auditRows) {
     out.write(

@@ -52,9 +52,12 @@ export class TerminalApprovalHandler implements ApprovalHandler {
       this.#output.write(
         `\n${risk.displayName.toUpperCase()}  ${shown(request.executionSummary)}\n`,
       );
-      this.#output.write(
-        `  tool: ${shown(request.toolId)}   arguments: ${shown(JSON.stringify(request.parameters))}\n`,
-      );
+      // JSON writes a backslash as `\\` already: it is not doubled again.
+      const args = displayText(JSON.stringify(request.parameters), {
+        maxLength: maxShownLength,
+        keepBackslashes: true,
+      });
+      this.#output.write(`  tool: ${shown(request.toolId)}   arguments: ${args}\n`);
       if (details?.reason !== undefined) {
         this.#output.write(`  why asked: ${shown(details.reason)}\n`);
       }

@@ -36,12 +36,25 @@ export function visibleText(text: string): string {
 }
 
 /**
- * `text` on one line, for names a person must read exactly (a file path): {@link displayText},
- * the escaping the approval form and the CLI use (control, bidirectional and invisible
- * characters as escapes, a newline as `\n`).
+ * `text` on one line, for what a person must read exactly (a command to approve, a file path):
+ * {@link displayText}, the escaping the approval form and the CLI use (control, bidirectional
+ * and invisible characters as escapes, a newline as `\n`, a backslash as `\\`, so the text `\n`
+ * never reads as a newline).
  */
 export function singleLine(text: string): string {
   return displayText(text);
+}
+
+/**
+ * `value` as indented JSON, as the approval form shows arguments: JSON's own escapes, and
+ * {@link displayText}'s `\u202e` for the characters `JSON.stringify` leaves raw (not `[U+202E]`,
+ * which a string could hold as text).
+ */
+export function shownJson(value: unknown): string {
+  return displayText(JSON.stringify(value, null, 2) ?? "", {
+    multiline: true,
+    keepBackslashes: true,
+  });
 }
 
 /**

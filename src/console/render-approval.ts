@@ -2,7 +2,7 @@ import { createTwoFilesPatch } from "diff";
 import { html as diffToHtml } from "diff2html";
 import { RiskLevel, RiskLevelMetadata } from "../core/index.js";
 import { parseCommand } from "../shell/index.js";
-import { type Html, html, singleLine, trustedHtml, visibleText } from "./html.js";
+import { type Html, html, shownJson, singleLine, trustedHtml, visibleText } from "./html.js";
 import { type PendingApproval, PendingApprovalStatus } from "./pending-approval.js";
 
 /** What the card shows after an edit was checked. */
@@ -39,25 +39,31 @@ export function suggestedPattern(parameters: Readonly<Record<string, unknown>>):
   return "";
 }
 
-/** One pending approval as a card with its actions. */
+/**
+ * One pending approval as a card with its actions. What the person approves (the tool, the
+ * summary with the command, the reasons and warnings, the command's programs, the arguments) is
+ * escaped as the MCP form and the terminal prompt escape it ({@link singleLine}, {@link shownJson}):
+ * a newline is `\n` and a backslash `\\`, so a command holding a line break never reads like one
+ * holding the text `\n`.
+ */
 export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcome): Html {
   const r = a.request;
   if (a.status !== PendingApprovalStatus.Pending) return decidedCard(a);
-  const title = `${r.toolName} (${r.toolId})`;
+  const title = singleLine(`${r.toolName} (${r.toolId})`);
   return html`<article class="card risk-border-${a.riskLevel}" id="approval-${a.id}" tabindex="0"
     data-version="${a.requestId}" aria-labelledby="title-${a.id}" aria-describedby="summary-${a.id}">
   <header><h3 id="title-${a.id}">${title}</h3>${riskBadge(a.riskLevel)}
     ${a.details.round > 1 ? html`<span class="badge">asked again (round ${a.details.round})</span>` : ""}</header>
-  <p class="summary" id="summary-${a.id}">${r.executionSummary === "" ? `Run ${r.toolId}` : r.executionSummary}</p>
-  <p class="meta">Why asked: ${a.details.reason}${a.sessionId === undefined ? "" : html` · session <code>${a.sessionId}</code>`}
+  <p class="summary" id="summary-${a.id}">${singleLine(r.executionSummary === "" ? `Run ${r.toolId}` : r.executionSummary)}</p>
+  <p class="meta">Why asked: ${singleLine(a.details.reason)}${a.sessionId === undefined ? "" : html` · session <code>${a.sessionId}</code>`}
     · call <code>${a.callKey}</code> · expires ${a.expiresAt.toISOString()}</p>
   ${a.waiterGone === true ? html`<p class="problem">The process that asked is not running; the decision is applied when it asks again.</p>` : ""}
-  ${a.details.warning === undefined ? "" : html`<div class="warning" role="alert">⚠ ${a.details.warning}</div>`}
-  ${a.details.previousProblem === undefined ? "" : html`<div class="problem">${a.details.previousProblem}</div>`}
-  ${r.warnings.map((w) => html`<p class="problem">${w}</p>`)}
+  ${a.details.warning === undefined ? "" : html`<div class="warning" role="alert">⚠ ${singleLine(a.details.warning)}</div>`}
+  ${a.details.previousProblem === undefined ? "" : html`<div class="problem">${singleLine(a.details.previousProblem)}</div>`}
+  ${r.warnings.map((w) => html`<p class="problem">${singleLine(w)}</p>`)}
   ${commandSegments(r.parameters.command)}
   ${filePreview(a)}
-  <details ${a.preview === undefined ? "open" : ""}><summary>Arguments</summary><pre>${JSON.stringify(r.parameters, null, 2)}</pre></details>
+  <details ${a.preview === undefined ? "open" : ""}><summary>Arguments</summary><pre>${shownJson(r.parameters)}</pre></details>
   <div class="actions">
     <form method="post" action="/approvals/${a.id}/approve" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
@@ -127,7 +133,7 @@ export function decidedCard(a: PendingApproval, problem?: string): Html {
         ? `Denied: ${d?.reason ?? ""}`
         : "Expired (denied as timed out)";
   return html`<article class="card decided" id="approval-${a.id}" tabindex="0" data-version="${a.status}">
-  <header><h3>${a.request.toolName} (${a.request.toolId})</h3>${riskBadge(a.riskLevel)}</header>
+  <header><h3>${singleLine(`${a.request.toolName} (${a.request.toolId})`)}</h3>${riskBadge(a.riskLevel)}</header>
   ${problem === undefined ? "" : html`<p class="problem" role="alert">${problem}</p>`}
   <p role="status">${what}${a.decidedBy === undefined ? "" : ` by ${a.decidedBy}`}${a.decidedAt === undefined ? "" : ` at ${a.decidedAt.toISOString()}`}.</p>
   <p class="meta"><a href="/calls/${encodeURIComponent(a.callKey)}">The call's story</a></p>
@@ -147,7 +153,7 @@ function commandSegments(command: unknown): Html | string {
     parsed.hasBackground ? "background job" : "",
   ].filter((f) => f !== "");
   return html`<div><p class="meta">The command runs ${parsed.segments.length} program${parsed.segments.length === 1 ? "" : "s"}${flags.length === 0 ? "" : `; it uses ${flags.join(", ")}`}:</p>
-  <ol class="segments">${parsed.segments.map((s) => html`<li><code>${s.join(" ")}</code></li>`)}</ol></div>`;
+  <ol class="segments">${parsed.segments.map((s) => html`<li><code>${singleLine(s.join(" "))}</code></li>`)}</ol></div>`;
 }
 
 function filePreview(a: PendingApproval): Html | string {

@@ -13,10 +13,18 @@ export interface DisplayTextOptions {
    */
   readonly maxLength?: number;
   /**
-   * Leave the characters to escape as they are, only collapse runs of spaces and cut: for text
-   * that a later step escapes anyway (a string value `JSON.stringify` writes). Default `false`.
+   * Leave the characters to escape as they are, backslashes too, only collapse runs of spaces
+   * and cut: for text that a later step escapes anyway (a string value `JSON.stringify` writes).
+   * Default `false`.
    */
   readonly keepControls?: boolean;
+  /**
+   * Leave backslashes as they are: for JSON text (what `JSON.stringify` writes), in which a
+   * backslash already starts an escape and a literal one is already written `\\`. Its escapes
+   * (`\n`, `\"`, `\u001b`) are shown whole or not at all past `maxLength`. Default `false`: a
+   * backslash is shown as `\\`.
+   */
+  readonly keepBackslashes?: boolean;
 }
 
 /**
@@ -37,7 +45,17 @@ export const hiddenCharacters: RegExp =
 /** A run of spaces this long or longer is shown by its length: it could push text out of view. */
 const longSpaceRun = 8;
 
-const pieceOf = new RegExp(` {${longSpaceRun},}|${hiddenCharacters.source}`, "gu");
+/** What is shown otherwise: a long run of spaces, a backslash, a hidden character. */
+const pieceOf = new RegExp(` {${longSpaceRun},}|\\\\|${hiddenCharacters.source}`, "gu");
+
+/**
+ * The same in JSON text ({@link DisplayTextOptions.keepBackslashes}): a JSON escape instead of a
+ * backslash, kept as it is but never cut in two.
+ */
+const pieceOfJson = new RegExp(
+  ` {${longSpaceRun},}|\\\\(?:u[0-9a-fA-F]{4}|["\\\\/bfnrt])|${hiddenCharacters.source}`,
+  "gu",
+);
 
 const shortEscapes: Readonly<Record<string, string>> = {
   "\b": "\\b",
@@ -63,13 +81,20 @@ interface Piece {
  *   `\t`, `\b`, `\f`, else `\u001b` (`\u{e0041}` past U+FFFF). That covers ANSI sequences
  *   (`\u001b[2K`), bidirectional controls (`\u202e`), zero-width characters (`\u200b`) and
  *   U+2028/U+2029. With `multiline`, `\n` is kept.
+ * - A backslash is shown as `\\`, as JSON writes it, so every escape shown stands for one
+ *   thing: a line break is `\n`, while the text `\n` (a backslash, then `n`, harmless in an
+ *   `echo` argument where a line break would start another command) is `\\n`. JSON text, whose
+ *   backslashes already escape, keeps them with `keepBackslashes`.
  * - A run of 8 or more spaces is shown as its length, `[2,100 spaces]` (with `multiline`,
  *   indentation at the start of a line is kept).
- * - Past `maxLength` the middle is cut: `start… (1,234 characters not shown) …end`.
+ * - Past `maxLength` the middle is cut: `start… (1,234 characters not shown) …end`. An escape
+ *   (`\\` too) is shown whole or not at all, so no lone `\` is left to join what follows.
  *
  * @example
  * ```ts
  * displayText("rm -rf ~ \u001b[2K\recho hi"); // "rm -rf ~ \\u001b[2K\\recho hi"
+ * displayText("echo 'ok'\nrm -rf ~/x"); // "echo 'ok'\\nrm -rf ~/x" (a line break)
+ * displayText("echo 'ok'\\nrm -rf ~/x"); // "echo 'ok'\\\\nrm -rf ~/x" (a backslash, then n)
  * displayText(`echo hi${" ".repeat(2100)}; touch x`); // "echo hi[2,100 spaces]; touch x"
  * ```
  */
@@ -84,7 +109,7 @@ export function displayText(text: string, options: DisplayTextOptions = {}): str
 function piecesOf(text: string, options: DisplayTextOptions): Piece[] {
   const pieces: Piece[] = [];
   let plainFrom = 0;
-  for (const match of text.matchAll(pieceOf)) {
+  for (const match of text.matchAll(options.keepBackslashes === true ? pieceOfJson : pieceOf)) {
     const found = match[0];
     const at = match.index;
     let shown: string;
@@ -93,6 +118,11 @@ function piecesOf(text: string, options: DisplayTextOptions): Piece[] {
       const startsLine = at === 0 || text.charAt(at - 1) === "\n";
       if (options.multiline === true && startsLine) continue;
       shown = `[${groupDigits(found.length)} spaces]`;
+    } else if (found.startsWith("\\")) {
+      // A backslash as JSON writes it, so `\\n` (a backslash, then n) never reads as `\n` (a
+      // line break); JSON's own escapes are already that.
+      if (options.keepControls === true) continue;
+      shown = options.keepBackslashes === true ? found : "\\\\";
     } else if (options.keepControls === true || (found === "\n" && options.multiline === true)) {
       continue;
     } else {

@@ -44,14 +44,18 @@ function shownArguments(parameters: JsonObject): string {
   const json = JSON.stringify(
     parameters,
     // JSON.stringify escapes C0 controls, quotes and backslashes in what this returns; the
-    // displayText of the whole block escapes the rest.
+    // displayText of the whole block escapes the rest, leaving JSON's backslashes as they are.
     (_key, value: unknown) =>
       typeof value === "string"
         ? displayText(value, { maxLength: maxValueLength, keepControls: true })
         : value,
     2,
   );
-  return displayText(json ?? "", { multiline: true, maxLength: maxArgumentsLength });
+  return displayText(json ?? "", {
+    multiline: true,
+    maxLength: maxArgumentsLength,
+    keepBackslashes: true,
+  });
 }
 
 /** What the approval form is built from. */

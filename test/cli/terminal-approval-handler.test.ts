@@ -41,6 +41,28 @@ describe("TerminalApprovalHandler", () => {
     expect(shownText()).toContain("Medium Risk calls need approval");
   });
 
+  it("shows a command with a real line break unlike one with the text \\n", async () => {
+    const shownFor = async (command: string) => {
+      const { handler, shownText } = terminal(["n", ""]);
+      const r = new ToolCallRequest({
+        toolId: "terminal-execute",
+        toolName: "terminal-execute",
+        parameters: { command },
+        riskLevel: RiskLevel.Medium,
+        executionSummary: `Run \`${command}\``,
+      });
+      await handler.requestApproval(r, new AbortController().signal);
+      return shownText();
+    };
+    const real = await shownFor("echo 'ok'\nrm -rf ~/x");
+    const literal = await shownFor("echo 'ok'\\nrm -rf ~/x");
+    expect(real).toContain("MEDIUM RISK  Run `echo 'ok'\\nrm -rf ~/x`\n");
+    expect(literal).toContain("MEDIUM RISK  Run `echo 'ok'\\\\nrm -rf ~/x`\n");
+    // The arguments are JSON, whose backslashes are escapes already: not doubled again.
+    expect(real).toContain('arguments: {"command":"echo \'ok\'\\nrm -rf ~/x"}');
+    expect(literal).toContain('arguments: {"command":"echo \'ok\'\\\\nrm -rf ~/x"}');
+  });
+
   it("offers the remember options: session, tool and pattern", async () => {
     for (const [answers, check] of [
       [["s"], (d: { rememberForSession: boolean }) => d.rememberForSession],

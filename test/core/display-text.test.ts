@@ -61,6 +61,60 @@ describe("displayText", () => {
   });
 });
 
+describe("displayText: a backslash", () => {
+  it("is shown as \\\\, so a real line break and the text \\n never look alike", () => {
+    const real = "echo 'ok'\nrm -rf ~/x";
+    const literal = "echo 'ok'\\nrm -rf ~/x";
+    expect(displayText(real)).toBe("echo 'ok'\\nrm -rf ~/x");
+    expect(displayText(literal)).toBe("echo 'ok'\\\\nrm -rf ~/x");
+    expect(displayText(real)).not.toBe(displayText(literal));
+  });
+
+  it("is shown as \\\\, so a real ESC and the text \\u001b never look alike", () => {
+    const real = "printf '\u001b[2K'";
+    const literal = "printf '\\u001b[2K'";
+    expect(displayText(real)).toBe("printf '\\u001b[2K'");
+    expect(displayText(literal)).toBe("printf '\\\\u001b[2K'");
+    expect(displayText(`a\\\u001bb`)).toBe("a\\\\\\u001bb");
+  });
+
+  it("is escaped with multiline too, where \\r and \\t are", () => {
+    expect(displayText("a\\r\n\tb\r", { multiline: true })).toBe("a\\\\r\n\\tb\\r");
+  });
+
+  it("is never cut in two past maxLength: no lone backslash joins what follows", () => {
+    for (let maxLength = 40; maxLength <= 60; maxLength++) {
+      const shown = displayText(`${"\\".repeat(100)}n${"\\".repeat(100)}`, { maxLength });
+      const [head, tail] = shown.split(/… \([\d,]+ characters not shown\) …/);
+      expect(head).toMatch(/^(\\\\)*$/);
+      expect(tail).toMatch(/^(\\\\)*$/);
+      expect(shown.length).toBeLessThanOrEqual(maxLength);
+    }
+    const shown = displayText(`x${"\\".repeat(30)}${" ".repeat(100)}y`, { maxLength: 44 });
+    expect(shown).toMatch(/^x(\\\\)*… \([\d,]+ characters not shown\) …(\[100 spaces\])?y$/);
+  });
+
+  it("is left alone with keepControls, for text JSON.stringify escapes next", () => {
+    expect(displayText("a\\nb\u001b", { keepControls: true })).toBe("a\\nb\u001b");
+    const json = JSON.stringify({ v: displayText("a\\n\nb", { keepControls: true }) });
+    expect(json).toBe('{"v":"a\\\\n\\nb"}');
+  });
+
+  it("is left alone in JSON text with keepBackslashes, whose escapes are never cut in two", () => {
+    const json = JSON.stringify({ real: "a\nb", text: "a\\nb", bidi: "\u202e" });
+    expect(displayText(json, { keepBackslashes: true })).toBe(
+      '{"real":"a\\nb","text":"a\\\\nb","bidi":"\\u202e"}',
+    );
+    for (let maxLength = 40; maxLength <= 60; maxLength++) {
+      const shown = displayText(JSON.stringify(`${"\u0001".repeat(50)}`), {
+        maxLength,
+        keepBackslashes: true,
+      });
+      expect(shown).toMatch(/^"(\\u0001)*… \([\d,]+ characters not shown\) …(\\u0001)*"$/);
+    }
+  });
+});
+
 describe("jsonLine", () => {
   it("escapes DEL, C1 and bidirectional characters as \\uXXXX, and parses to the same value", () => {
     const value = { name: `x\u009b2J\u001b[0m\u202Ey\u007f\u{E0041}`, n: 1 };

@@ -68,6 +68,21 @@ describe("the approval form's text", () => {
     );
   });
 
+  it("shows a command with a real line break unlike one with the text \\n (a backslash, then n)", () => {
+    // In a shell the line break starts a second command; the text \n is part of echo's argument.
+    const real = "echo 'ok'\nrm -rf ~/x";
+    const literal = "echo 'ok'\\nrm -rf ~/x";
+    const [, realSummary] = form({ command: real }, `Run \`${real}\``).message.split("\n");
+    const [, literalSummary] = form({ command: literal }, `Run \`${literal}\``).message.split("\n");
+    expect(realSummary).toBe("Run `echo 'ok'\\nrm -rf ~/x`");
+    expect(literalSummary).toBe("Run `echo 'ok'\\\\nrm -rf ~/x`");
+    // The arguments are JSON, whose backslashes are escapes already: not doubled again.
+    expect(form({ command: real }, "").message).toContain('"command": "echo \'ok\'\\nrm -rf ~/x"');
+    expect(form({ command: literal }, "").message).toContain(
+      '"command": "echo \'ok\'\\\\nrm -rf ~/x"',
+    );
+  });
+
   it("shows invisible characters of the summary, reason, warning and arguments as escapes", () => {
     const hidden = "\u0085\u009b\u200b\u200f\u2028\u2029\u202e\u2066\ufeff\u{e0041}";
     const message = approvalForm({
