@@ -233,11 +233,13 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
     const starting: Promise<void>[] = [];
     for (const upstreamConfig of upstreamConfigs) {
       // The registry follows each listing of the upstream's tools (every start, list_changed);
-      // a tool it refuses is left out and named, and does not stop the others.
+      // a tool it refuses is left out and named, and does not stop the others. Definitions are
+      // recorded in the store: a tool changed since the last process saw it loses its grants.
       const tools = new UpstreamToolSet({
         registry,
         upstream: upstreamConfig.name,
         permissions,
+        definitions: store.toolDefinitions,
         ...onError,
       });
       const upstream = new McpUpstream(upstreamConfig, {

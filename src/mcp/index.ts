@@ -54,6 +54,7 @@ export {
   serveMcpStdio,
 } from "./serve-mcp-stdio.js";
 export { riskFromAnnotations, toolAnnotations } from "./tool-annotations.js";
+export type { ToolDefinitionStore } from "./tool-definition-store.js";
 export {
   type GrantRevoker,
   UpstreamToolSet,

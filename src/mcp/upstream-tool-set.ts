@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import type { PermissionFilter, PermissionGrant } from "../approval/index.js";
 import { type RiskLevel, riskLevelName } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import type { Tool } from "../tools/index.js";
+import type { ToolDefinitionStore } from "./tool-definition-store.js";
 
 /** What {@link UpstreamToolSet} needs of the remembered permissions: `RememberedPermissions` has it. */
 export interface GrantRevoker {
@@ -16,6 +18,13 @@ export interface UpstreamToolSetConfig {
   readonly upstream: string;
   /** Whose grants are revoked when a tool's definition changes. */
   readonly permissions?: GrantRevoker;
+  /**
+   * Where each tool's last-seen definition is kept beyond this set (`store.toolDefinitions`):
+   * with it, a definition that changed since any process sharing it last saw the tool revokes the
+   * tool's grants, and so do grants of a tool with no recorded definition. Without it, a change
+   * is noticed only between two listings this set gets.
+   */
+  readonly definitions?: ToolDefinitionStore;
   readonly onError?: (error: Error) => void;
 }
 
@@ -26,6 +35,15 @@ export interface UpstreamToolSetConfig {
  * (`notifications/tools/list_changed`). The remembered approvals of a tool whose definition
  * changed are revoked: what a person approved was the tool as it was then. A tool the registry
  * refuses (an id another tool has, a schema that is not JSON Schema) is left out and said so.
+ *
+ * With `definitions`, the comparison outlives the process: a tool this set has not seen yet is
+ * compared with the fingerprint recorded there (by an earlier process, or another one on the same
+ * store), and every definition it accepts is recorded. A tool whose recorded definition differs
+ * has its grants revoked; so does one with grants and no recorded definition (grants given before
+ * definitions were recorded: what they approved is unknown), and one whose record cannot be read
+ * (said so: a grant that cannot be vouched for is not kept). A definition is recorded only once
+ * the grants given before it are known to be gone, so a failed revocation is tried again by the
+ * next process that sees the tool.
  */
 export class UpstreamToolSet {
   readonly #config: UpstreamToolSetConfig;
@@ -57,7 +75,21 @@ export class UpstreamToolSet {
       const before = this.#seen.get(tool.id);
       const ours = this.#current.has(tool.id);
       if (ours && before === fingerprint) continue;
-      if (before !== undefined && before !== fingerprint) await this.#revokeGrants(tool, before);
+      if (before === undefined && registry.hasTool(tool.id)) {
+        // Another tool holds the id: this one is refused, and neither compared nor remembered
+        // (the recorded definition and the grants are the other tool's).
+        this.#tell(`tool '${tool.id}' left out: its id is taken by another tool`);
+        continue;
+      }
+      if (before === undefined) {
+        // First seen by this set: the store says what was seen before.
+        await this.#compareRecorded(tool, fingerprint);
+      } else if (before !== fingerprint) {
+        const risk = riskChange(before, tool);
+        if (await this.#revokeGrants(tool, `tool '${tool.id}' changed${risk}`, true)) {
+          await this.#record(tool, fingerprint);
+        }
+      }
       this.#seen.set(tool.id, fingerprint);
       const problem = this.#register(tool, ours);
       if (problem === undefined) {
@@ -87,9 +119,39 @@ export class UpstreamToolSet {
     }
   }
 
-  async #revokeGrants(tool: Tool, before: string): Promise<void> {
-    const riskBefore = (JSON.parse(before) as { risk: RiskLevel }).risk;
-    const riskNow = tool.defaultRiskLevel;
+  /**
+   * Compares a tool first seen by this set with its recorded definition: revokes its grants when
+   * that differs, when none is recorded and grants exist, or when it cannot be read; then records
+   * the tool's definition (unless a revocation failed).
+   */
+  async #compareRecorded(tool: Tool, fingerprint: string): Promise<void> {
+    const definitions = this.#config.definitions;
+    if (definitions === undefined) return;
+    const digest = digestOf(fingerprint);
+    let recorded: string | undefined;
+    try {
+      recorded = await definitions.get(tool.id);
+    } catch (error) {
+      const head = `the last-seen definition of tool '${tool.id}' could not be read (${(error as Error).message}), and remembered approvals of it cannot be vouched for`;
+      if (await this.#revokeGrants(tool, head, true)) await this.#record(tool, fingerprint);
+      return;
+    }
+    if (recorded === digest) return;
+    const head =
+      recorded === undefined
+        ? `tool '${tool.id}' has no recorded definition (its remembered approvals were given before definitions were recorded, or by a process that did not record them), so what they approved is unknown`
+        : `tool '${tool.id}' changed since it was last seen (by this gateway before a restart, or by another process on the same store)`;
+    if (await this.#revokeGrants(tool, head, recorded !== undefined)) {
+      await this.#record(tool, fingerprint);
+    }
+  }
+
+  /**
+   * Revokes every remembered grant of `tool`, telling `head` with how many were revoked (when
+   * none were, `head` is told only if `tellNone`). Resolves false when they could not be revoked
+   * (said so), true otherwise.
+   */
+  async #revokeGrants(tool: Tool, head: string, tellNone: boolean): Promise<boolean> {
     let revoked = 0;
     try {
       const permissions = this.#config.permissions;
@@ -98,22 +160,43 @@ export class UpstreamToolSet {
       }
     } catch (error) {
       this.#tell(
-        `tool '${tool.id}' changed, and its remembered approvals could not be revoked: ${(error as Error).message}`,
+        `${head}, and its remembered approvals could not be revoked: ${(error as Error).message}`,
       );
-      return;
+      return false;
     }
-    const risk =
-      riskBefore === riskNow
-        ? ""
-        : ` (risk ${riskLevelName(riskBefore)} -> ${riskLevelName(riskNow)})`;
-    this.#tell(
-      `tool '${tool.id}' changed${risk}${revoked === 0 ? "" : `; ${revoked} remembered approval(s) of it revoked`}`,
-    );
+    if (revoked > 0) this.#tell(`${head}; ${revoked} remembered approval(s) of it revoked`);
+    else if (tellNone) this.#tell(head);
+    return true;
+  }
+
+  /** Records `tool`'s definition in `definitions`; a failure is told and changes nothing else. */
+  async #record(tool: Tool, fingerprint: string): Promise<void> {
+    try {
+      await this.#config.definitions?.set(tool.id, digestOf(fingerprint));
+    } catch (error) {
+      this.#tell(
+        `the definition of tool '${tool.id}' could not be recorded (${(error as Error).message}): the next process to see it may revoke its remembered approvals`,
+      );
+    }
   }
 
   #tell(message: string): void {
     this.#config.onError?.(new Error(`Upstream '${this.#config.upstream}': ${message}`));
   }
+}
+
+/** `" (risk Safe -> High)"` when the risk of `tool` is not the one in `before`, else `""`. */
+function riskChange(before: string, tool: Tool): string {
+  const riskBefore = (JSON.parse(before) as { risk: RiskLevel }).risk;
+  const riskNow = tool.defaultRiskLevel;
+  return riskBefore === riskNow
+    ? ""
+    : ` (risk ${riskLevelName(riskBefore)} -> ${riskLevelName(riskNow)})`;
+}
+
+/** A fingerprint as it is recorded: its SHA-256 digest in hex (never the schema itself). */
+function digestOf(fingerprint: string): string {
+  return createHash("sha256").update(fingerprint).digest("hex");
 }
 
 /** What a person approving a call of the tool was shown of it, as one string. */

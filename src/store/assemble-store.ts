@@ -12,6 +12,7 @@ import { SqlPendingApprovalStore } from "./sql-pending-approval-store.js";
 import { SqlPermissionStore } from "./sql-permission-store.js";
 import { SqlRunningExecutionStore } from "./sql-running-execution-store.js";
 import { SqlToolCallStore } from "./sql-tool-call-store.js";
+import { SqlToolDefinitionStore } from "./sql-tool-definition-store.js";
 import type { Store, StoreDialect } from "./store.js";
 import type { StoreState } from "./store-state.js";
 import type { StoreTables } from "./store-tables.js";
@@ -34,8 +35,8 @@ export interface StoreAssembly {
 }
 
 /**
- * Makes the permission and call stores beside an open audit log, fails the calls that dead
- * processes left executing, and returns the whole store.
+ * Makes the permission, call and tool definition stores beside an open audit log, fails the calls
+ * that dead processes left executing, and returns the whole store.
  */
 export async function assembleStore(assembly: StoreAssembly): Promise<Store> {
   const { tables, dialect, state, ownership } = assembly;
@@ -65,6 +66,7 @@ export async function assembleStore(assembly: StoreAssembly): Promise<Store> {
   return new OpenStore(assembly, new SqlPermissionStore(tables, dialect, state), calls, {
     approvals: new SqlPendingApprovalStore(parts),
     executions: new SqlRunningExecutionStore(parts),
+    toolDefinitions: new SqlToolDefinitionStore(tables, dialect, state),
     feed,
   });
 }
@@ -77,6 +79,7 @@ class OpenStore implements Store {
   readonly calls: SqlToolCallStore;
   readonly approvals: SqlPendingApprovalStore;
   readonly executions: SqlRunningExecutionStore;
+  readonly toolDefinitions: SqlToolDefinitionStore;
   readonly #feed: StoreChangeFeed;
   readonly #state: StoreState;
   readonly #shutdown: () => Promise<void>;
@@ -86,9 +89,10 @@ class OpenStore implements Store {
     assembly: StoreAssembly,
     permissions: SqlPermissionStore,
     calls: SqlToolCallStore,
-    consoleParts: {
+    otherParts: {
       approvals: SqlPendingApprovalStore;
       executions: SqlRunningExecutionStore;
+      toolDefinitions: SqlToolDefinitionStore;
       feed: StoreChangeFeed;
     },
   ) {
@@ -98,9 +102,10 @@ class OpenStore implements Store {
     this.audit = assembly.audit;
     this.permissions = permissions;
     this.calls = calls;
-    this.approvals = consoleParts.approvals;
-    this.executions = consoleParts.executions;
-    this.#feed = consoleParts.feed;
+    this.approvals = otherParts.approvals;
+    this.executions = otherParts.executions;
+    this.toolDefinitions = otherParts.toolDefinitions;
+    this.#feed = otherParts.feed;
     this.#shutdown = assembly.shutdown;
   }
 

@@ -9,6 +9,7 @@ import {
   storeIndexName,
   TOOL_CALLS_INDEXES,
   TOOL_CALLS_TABLE,
+  TOOL_DEFINITIONS_TABLE,
   TOOL_EXECUTIONS_INDEXES,
   TOOL_EXECUTIONS_INFLIGHT_TABLE,
   TOOL_EXECUTIONS_TABLE,
@@ -342,6 +343,29 @@ const addDecisionColumns: (target: MigrationTarget) => Migration = (target) => (
 });
 
 /**
+ * Upstream tool definitions that survive the process: the last-seen fingerprint of each upstream
+ * tool (a SHA-256 hex digest, never the schema itself), keyed by the lowercased tool id like
+ * `tool_permissions.tool_key`. A gateway that finds a tool's definition changed since any process
+ * on this store last saw it revokes the tool's remembered grants. Times as in the other tables.
+ */
+const createToolDefinitions: (target: MigrationTarget) => Migration = (target) => ({
+  async up(db) {
+    await scoped(db, target)
+      .schema.createTable(TOOL_DEFINITIONS_TABLE)
+      .addColumn("tool_key", "text", (column) => column.primaryKey().notNull())
+      .addColumn("tool_id", "text", (column) => column.notNull())
+      .addColumn("fingerprint", "text", (column) => column.notNull())
+      .addColumn("recorded_at", target.dialect === "postgres" ? "timestamptz" : "text", (column) =>
+        column.notNull(),
+      )
+      .execute();
+  },
+  async down(db) {
+    await scoped(db, target).schema.dropTable(TOOL_DEFINITIONS_TABLE).execute();
+  },
+});
+
+/**
  * Every migration of the store, by name; Kysely runs them in name order. New tables and columns
  * come as new migrations with later names; a published migration is never edited.
  */
@@ -355,6 +379,7 @@ export function storeMigrations(target: MigrationTarget): Record<string, Migrati
     "2026_11_26_issue11_001_key_tool_calls_by_session": keyToolCallsBySession(target),
     "2026_11_26_issue11_002_add_tool_executions_decision_columns": addDecisionColumns(target),
     "2026_11_26_issue14_001_create_console_tables": createConsoleTables(target),
+    "2026_11_27_001_create_tool_definitions": createToolDefinitions(target),
   };
 }
 

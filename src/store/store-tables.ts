@@ -107,6 +107,18 @@ export interface RunningExecutionsTable {
   changed_seq: number | string;
 }
 
+/** `tool_definitions`: the last-seen definition of one upstream tool. */
+export interface ToolDefinitionsTable {
+  /** The tool id lowercased (the key: ids match case-insensitively, as grants' do). */
+  tool_key: string;
+  /** The tool id as it was last recorded. */
+  tool_id: string;
+  /** The definition's fingerprint (a SHA-256 hex digest). */
+  fingerprint: string;
+  /** When this fingerprint was recorded. */
+  recorded_at: Date | string;
+}
+
 /** The store's tables under their logical names (see `table-names.ts` for the physical ones). */
 export interface StoreTables {
   tool_executions: ToolExecutionsTable;
@@ -114,4 +126,5 @@ export interface StoreTables {
   tool_calls: ToolCallsTable;
   pending_approvals: PendingApprovalsTable;
   running_executions: RunningExecutionsTable;
+  tool_definitions: ToolDefinitionsTable;
 }

@@ -2,6 +2,7 @@ import type { PermissionStore } from "../approval/index.js";
 import type { ToolCallStore } from "../calls/index.js";
 import type { PendingApprovalStore, RunningExecutionStore } from "../console/index.js";
 import type { AuditLog } from "../execution/audit-log.js";
+import type { ToolDefinitionStore } from "../mcp/tool-definition-store.js";
 
 /** The databases a store runs on. */
 export type StoreDialect = "sqlite" | "postgres";
@@ -38,6 +39,12 @@ export interface Store {
   readonly approvals: PendingApprovalStore;
   /** Executions in flight with their progress and cancel requests, for the console (issue 14). */
   readonly executions: RunningExecutionStore;
+  /**
+   * The last-seen definition of each upstream tool (`tool_definitions`, a fingerprint per tool
+   * id): pass it as the `definitions` of `UpstreamToolSet`, so that a tool whose definition
+   * changed since any process on this store last saw it has its remembered grants revoked.
+   */
+  readonly toolDefinitions: ToolDefinitionStore;
   /** Whether `close()` has been called. */
   readonly closed: boolean;
   /**

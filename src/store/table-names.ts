@@ -33,6 +33,13 @@ export const PENDING_APPROVALS_TABLE = "pending_approvals";
 /** Executions in flight, with their progress and cancel requests, for the console (issue 14). */
 export const RUNNING_EXECUTIONS_TABLE = "running_executions";
 
+/**
+ * The last-seen definition of each upstream tool (a SHA-256 hex fingerprint), keyed like
+ * `tool_permissions` by the lowercased tool id: a definition that changed between two processes
+ * revokes the tool's remembered grants.
+ */
+export const TOOL_DEFINITIONS_TABLE = "tool_definitions";
+
 /** Kysely's migration bookkeeping tables, kept beside the store's own. */
 export const MIGRATION_TABLE = "kysely_migration";
 /** Kysely's migration lock table. */
@@ -46,6 +53,7 @@ export const STORE_TABLES: readonly string[] = Object.freeze([
   TOOL_CALLS_TABLE,
   PENDING_APPROVALS_TABLE,
   RUNNING_EXECUTIONS_TABLE,
+  TOOL_DEFINITIONS_TABLE,
 ]);
 
 /** The five indexed columns of the audit table, with the order the spec gives each index. */

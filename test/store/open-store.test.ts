@@ -157,6 +157,7 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
       "2026_11_26_issue11_001_key_tool_calls_by_session",
       "2026_11_26_issue11_002_add_tool_executions_decision_columns",
       "2026_11_26_issue14_001_create_console_tables",
+      "2026_11_27_001_create_tool_definitions",
     ]);
   });
 
@@ -395,6 +396,7 @@ describe.each(storeTargets)("openStore on $name", ({ make }) => {
         "audit_b_pending_approvals",
         "audit_b_running_executions",
         "audit_b_tool_calls",
+        "audit_b_tool_definitions",
         "audit_b_tool_executions",
         "audit_b_tool_permissions",
       ]);

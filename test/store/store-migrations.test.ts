@@ -1,11 +1,23 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, Migrator, NO_MIGRATIONS, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { StoreMigrationError } from "../../src/store/index.js";
+import {
+  StoreMigrationError,
+  sqliteTableName,
+  TOOL_PERMISSIONS_TABLE,
+} from "../../src/store/index.js";
 import { isOthersDrop, retryingOthersDrops } from "../../src/store/migrate-store.js";
 import { migrationTableNames, storeMigrations } from "../../src/store/store-migrations.js";
-import { postgresUrl, type StoreTarget, storeTargets, useStoreTarget } from "./store-targets.js";
+import {
+  postgresUrl,
+  type StorePlace,
+  type StoreTarget,
+  storeTargets,
+  useStoreTarget,
+} from "./store-targets.js";
 
 describe.each(storeTargets)("store migrations on $name", ({ make }) => {
   const target = useStoreTarget(make);
@@ -54,6 +66,93 @@ describe.each(storeTargets)("store migrations on $name", ({ make }) => {
     expect(up.error).toBeUndefined();
     expect(up.results).toHaveLength(count);
     await db.destroy();
+  });
+});
+
+/** The last migration of the version before upstream tool definitions were recorded. */
+const beforeToolDefinitions = "2026_11_26_issue14_001_create_console_tables";
+
+/**
+ * Makes `place` a database as the version before tool definitions left it: its migrations up to
+ * {@link beforeToolDefinitions}, and a remembered grant.
+ */
+async function previousVersionStore(place: StorePlace, dialect: "sqlite" | "postgres") {
+  const path = place.url.slice("sqlite:".length);
+  if (dialect === "sqlite") mkdirSync(dirname(path), { recursive: true });
+  // biome-ignore lint/suspicious/noExplicitAny: the migrator works on untyped tables.
+  const db = new Kysely<any>({
+    dialect:
+      dialect === "sqlite"
+        ? new SqliteDialect({ database: new Database(path) })
+        : new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 1 }) }),
+  });
+  const targetInfo = { dialect, schema: place.schema } as const;
+  try {
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => storeMigrations(targetInfo) },
+      ...migrationTableNames(targetInfo),
+      ...(dialect === "postgres" ? { migrationTableSchema: place.schema } : {}),
+    });
+    const up = await retryingOthersDrops(
+      () => migrator.migrateTo(beforeToolDefinitions),
+      place.schema,
+    );
+    expect(up.error).toBeUndefined();
+    expect(up.results?.at(-1)?.migrationName).toBe(beforeToolDefinitions);
+    const permissions =
+      dialect === "sqlite"
+        ? db.insertInto(sqliteTableName(place.schema, TOOL_PERMISSIONS_TABLE))
+        : db.withSchema(place.schema).insertInto(TOOL_PERMISSIONS_TABLE);
+    await permissions
+      .values({
+        id: "old-grant",
+        tool_id: "up1_echo",
+        tool_key: "up1_echo",
+        scope: "tool",
+        max_risk_level: 3,
+        created_at: dialect === "sqlite" ? new Date().toISOString() : new Date(),
+      })
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
+describe.each(storeTargets)("the tool definitions migration on $name", ({ make }) => {
+  const target = useStoreTarget(make);
+
+  it("upgrades a database the previous version made, keeping its grants; reopening applies nothing", async () => {
+    const place = target.place();
+    await previousVersionStore(place, target.dialect);
+    const migrations = async () =>
+      (target.dialect === "sqlite"
+        ? await target.rawQuery(
+            place,
+            `SELECT name FROM "${sqliteTableName(place.schema, "kysely_migration")}" ORDER BY name`,
+          )
+        : await target.rawQuery(
+            place,
+            `SELECT name FROM "${place.schema}".kysely_migration ORDER BY name`,
+          )
+      ).map((row) => row.name);
+    expect(await migrations()).not.toContain("2026_11_27_001_create_tool_definitions");
+
+    const store = await place.open();
+    expect((await store.permissions.list()).map((grant) => grant.id)).toEqual(["old-grant"]);
+    expect(await store.toolDefinitions.get("up1_echo")).toBeUndefined();
+    await store.toolDefinitions.set("up1_echo", "f".repeat(64));
+    await store.close();
+    const applied = await migrations();
+    expect(applied.at(-1)).toBe("2026_11_27_001_create_tool_definitions");
+
+    for (let round = 0; round < 2; round++) {
+      const again = await place.open();
+      expect(await again.toolDefinitions.get("up1_echo")).toBe("f".repeat(64));
+      expect((await again.permissions.list()).map((grant) => grant.id)).toEqual(["old-grant"]);
+      await again.close();
+      expect(await migrations()).toEqual(applied);
+    }
   });
 });
 
