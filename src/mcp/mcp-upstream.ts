@@ -27,7 +27,8 @@ export interface StdioUpstreamConfig extends UpstreamCommonConfig {
   /**
    * Environment variables for the server, added to the few it always gets (the SDK's default:
    * `HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`). Nothing else of aintern's environment
-   * (API keys, `AINTERN_CONSOLE_TOKEN`) is passed on.
+   * (API keys, `AINTERN_CONSOLE_TOKEN`) is passed on. `AINTERN_CALL` is always the server's own
+   * random marker (how its processes are found when it stops), whatever `env` says.
    */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
@@ -151,7 +152,10 @@ export class McpUpstream implements McpToolClient {
     }
   }
 
-  /** Stops the server (also one still starting); no more restarts. */
+  /**
+   * Stops the server (also one still starting) and, for a stdio one, every process it started
+   * (see {@link UpstreamStdioTransport}); no more restarts.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retry);

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
  * Linux, a process is the call's when it descends from the shell (ppid chain), holds one of the
  * call's output pipes, or carries in its environment the call's marker or the marker of another
  * of the call's processes (a shell started inside a sandbox worker marks its own children).
- * Elsewhere only the process group is killed.
+ * Elsewhere only the process group is killed. The gateway's upstream servers are found the same
+ * way (they are not in a group of their own: `ownGroup: false`).
  *
  * @internal
  */
@@ -24,15 +25,27 @@ export interface CallProcessMarks {
   readonly pipes: readonly string[];
   /** The shell's start time in clock ticks since boot: no process of the call started before. */
   readonly startTime: number;
+  /**
+   * Whether the shell leads a process group of its own (spawned detached), signalled as a whole
+   * too. Default true. Without one, `-pid` names no group of the call's, or another's once the
+   * pid is reused.
+   */
+  readonly ownGroup?: boolean;
+  /**
+   * Processes found to be the call's by an earlier search (pid to start time), found again while
+   * they run with the same start time, with their descendants: the tree as it was before a
+   * graceful stop, whose members the exit of their parent re-parented out of it.
+   */
+  readonly members?: ReadonlyMap<number, number>;
 }
 
 const onLinux = process.platform === "linux";
 
-/** The link texts of the shell's standard output and error, read while it runs. */
-export function outputPipesOf(pid: number): string[] {
+/** The link texts of the shell's standard output and error (or `fds`), read while it runs. */
+export function outputPipesOf(pid: number, fds: readonly number[] = [1, 2]): string[] {
   if (!onLinux) return [];
   const pipes: string[] = [];
-  for (const fd of [1, 2]) {
+  for (const fd of fds) {
     try {
       pipes.push(readlinkSync(`/proc/${pid}/fd/${fd}`));
     } catch {
@@ -94,12 +107,18 @@ function markerOf(pid: string): string | undefined {
 
 /** Every live process of the call (the shell included), found in one pass over `/proc`. */
 export function findCallProcesses(marks: CallProcessMarks): number[] {
-  if (!onLinux) return [];
+  return [...findCallProcessStarts(marks).keys()];
+}
+
+/** As {@link findCallProcesses}, with each process's start time (clock ticks since boot). */
+export function findCallProcessStarts(marks: CallProcessMarks): Map<number, number> {
+  const starts = new Map<number, number>();
+  if (!onLinux) return starts;
   let entries: string[];
   try {
     entries = readdirSync("/proc").filter((name) => /^[0-9]+$/.test(name));
   } catch {
-    return [];
+    return starts;
   }
   const self = String(process.pid);
   const parents = new Map<number, number>();
@@ -113,13 +132,20 @@ export function findCallProcesses(marks: CallProcessMarks): number[] {
     // has exited runs no code, and its children were re-parented when it exited.
     if (stat === undefined || stat.startTime < marks.startTime || stat.exited) continue;
     parents.set(pid, stat.parent);
+    starts.set(pid, stat.startTime);
     const marker = markerOf(entry);
     // An empty marker (`AINTERN_CALL=`) marks nothing: it would tie every process carrying one.
     if (marker !== undefined && marker.length > markerVariable.length + 1) markers.set(pid, marker);
     // The shell's pid only while it is the shell: a pid reused after it was reaped is another's.
     const isShell =
       pid === marks.pid && (marks.startTime === 0 || stat.startTime === marks.startTime);
-    if (isShell || marker === marks.environmentMarker || holdsPipe(entry, marks.pipes)) {
+    const isMember = marks.members?.get(pid) === stat.startTime;
+    if (
+      isShell ||
+      isMember ||
+      marker === marks.environmentMarker ||
+      holdsPipe(entry, marks.pipes)
+    ) {
       found.add(pid);
     }
   }
@@ -141,7 +167,8 @@ export function findCallProcesses(marks: CallProcessMarks): number[] {
       }
     }
   }
-  return [...found];
+  for (const pid of starts.keys()) if (!found.has(pid)) starts.delete(pid);
+  return starts;
 }
 
 function signal(pid: number, name: "SIGKILL" | "SIGSTOP"): void {
@@ -180,25 +207,27 @@ function stateOf(pid: number): string | undefined {
 }
 
 /**
- * Kills the call's process group and every process {@link findCallProcesses} finds, in a few
- * rounds. Each round first stops (SIGSTOP) what it found and searches again before killing: a
- * stopped process forks no more, and the children it forked meanwhile still name it as their
- * parent, where killing it at once would orphan them unseen. The first search runs before the
- * group is touched for the same reason. A process that left the call's tree, cleared its
- * environment and closed its output before the first search is not found (`env -i` and a double
- * fork): only an operating-system container (a cgroup, a PID namespace) would hold it.
+ * Kills the call's process group (unless `ownGroup: false`) and every process
+ * {@link findCallProcesses} finds, in a few rounds. Each round first stops (SIGSTOP) what it
+ * found and searches again before killing: a stopped process forks no more, and the children it
+ * forked meanwhile still name it as their parent, where killing it at once would orphan them
+ * unseen. The first search runs before the group is touched for the same reason. A process that
+ * left the call's tree, cleared its environment and closed its output before the first search is
+ * not found (`env -i` and a double fork): only an operating-system container (a cgroup, a PID
+ * namespace) would hold it.
  */
 export function killCallProcesses(marks: CallProcessMarks): void {
+  const group = marks.ownGroup === false ? undefined : -marks.pid;
   let left = findCallProcesses(marks);
-  signal(-marks.pid, "SIGSTOP");
+  if (group !== undefined) signal(group, "SIGSTOP");
   for (let round = 0; round < 5 && left.length > 0; round++) {
     for (const pid of left) signal(pid, "SIGSTOP");
     awaitStopped(left);
     const found = new Set([...left, ...findCallProcesses(marks)]);
     for (const pid of found) signal(pid, "SIGSTOP");
-    signal(-marks.pid, "SIGKILL");
+    if (group !== undefined) signal(group, "SIGKILL");
     for (const pid of found) signal(pid, "SIGKILL");
     left = findCallProcesses(marks);
   }
-  signal(-marks.pid, "SIGKILL");
+  if (group !== undefined) signal(group, "SIGKILL");
 }
