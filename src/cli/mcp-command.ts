@@ -213,6 +213,9 @@ export async function runMcpCommand(argv: readonly string[]): Promise<number> {
     process.stdin.once("close", resolve);
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
+    // The terminal or the client that started it went away: stop as on SIGTERM, so the
+    // upstreams' processes end too (by default SIGHUP would end the process at once).
+    process.once("SIGHUP", resolve);
   });
   await handle.close();
   await stop();
@@ -327,5 +330,6 @@ function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
+    process.once("SIGHUP", () => resolve());
   });
 }
