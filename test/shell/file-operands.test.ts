@@ -136,6 +136,8 @@ describe("commandFileOperands", () => {
     ["date +%Y/%m", []],
     ["df -h /root/x", ["/root/x"]],
     ["df --output /root/x", ["/root/x"]],
+    ["time -- cat .env", [".env"]], // bash's `time --` runs the command after it
+    ["time -p -- head /etc/x", ["/etc/x"]],
     ["file --files-from=/etc/shadow --magic-file /m", ["/etc/shadow", "/m"]],
     ["type -a /root/x ls", ["/root/x"]],
     ["which ./x ~/bin/y", ["./x", "~/bin/y"]],
