@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { posix } from "node:path";
 import {
   defaultProtectedPathPatterns,
@@ -332,7 +333,8 @@ export class ApprovalPolicy {
 
   /**
    * The file operands of the call's command parameters, relative ones joined to its `cwd` (see
-   * `commandFileOperandDetails` for `globs`, `opaque` and `removed`).
+   * `commandFileOperandDetails` for `globs`, `opaque` and `removed`). A path with `..` is
+   * resolved as the kernel opens it (see {@link physicalPath}).
    */
   #commandFiles(call: PolicyCall): {
     paths: string[];
@@ -348,8 +350,16 @@ export class ApprovalPolicy {
     const removed: string[] = [];
     let unknown: string | undefined;
     let opaque: string | undefined;
-    const inCwd = (path: string): string =>
-      path.startsWith("~") || posix.isAbsolute(path) ? path : posix.join(cwd, path);
+    const workspace = call.workspacePath;
+    const inCwd = (path: string): string => {
+      if (path.startsWith("~")) return path;
+      const joined = posix.isAbsolute(path) ? path : posix.join(cwd, path);
+      if (workspace === undefined || !path.split("/").includes("..")) return joined;
+      // Through a symbolic link, `..` leads elsewhere than the name says: judge where it leads.
+      const from = posix.isAbsolute(path) ? "/" : posix.resolve(workspace, cwd);
+      const physical = physicalPath(from, path);
+      return physical === posix.resolve(workspace, joined) ? joined : physical;
+    };
     for (const command of commands) {
       const operands = commandFileOperandDetails(command);
       unknown ??= operands.unknown;
@@ -490,6 +500,30 @@ function commandReachesGuarded(
 
 /** Devices a command may read or write anywhere: `2>/dev/null`, `cat /dev/stdin`. */
 const harmlessDevices = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
+
+/**
+ * `path` resolved from the folder `from` with each `..` applied as the kernel applies it: to
+ * where the folder before it leads, symbolic links followed (`link/../x`, with `link` a link to
+ * `/etc/ssl`, opens `/etc/x`), not by dropping the segment before it as `posix.join` does.
+ */
+function physicalPath(from: string, path: string): string {
+  let current = from;
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment !== "..") {
+      current = posix.join(current, segment);
+      continue;
+    }
+    let real = current;
+    try {
+      real = realpathSync.native(current);
+    } catch {
+      // A folder that does not exist: the kernel fails there, the name is judged as written.
+    }
+    current = posix.dirname(real);
+  }
+  return current;
+}
 
 /** The call's working directory parameter (`cwd`, `workingDirectory`), or `.`. */
 function workingDirectory(parameters: JsonObject): string {

@@ -10,6 +10,7 @@ import { assessCommandRisk } from "../../src/shell/index.js";
 // without asking, because a command's file operands were never paths of the call.
 
 let workspace: string;
+let outside: string;
 
 beforeAll(() => {
   workspace = mkdtempSync(join(tmpdir(), "aintern-operands-"));
@@ -22,10 +23,16 @@ beforeAll(() => {
   writeFileSync(join(workspace, "README.md"), "hi\n");
   // A harmless-looking name that leads to .env.
   symlinkSync(join(workspace, ".env"), join(workspace, "src", "settings.txt"));
+  // A link to a folder outside: `shared/..` is the outside folder's parent, not the workspace.
+  outside = mkdtempSync(join(tmpdir(), "aintern-outside-"));
+  mkdirSync(join(outside, "deep"));
+  writeFileSync(join(outside, "secret.txt"), "outside\n");
+  symlinkSync(join(outside, "deep"), join(workspace, "shared"));
 });
 
 afterAll(() => {
   rmSync(workspace, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
 });
 
 /** A terminal call rated as terminal-execute rates it. */
@@ -388,6 +395,27 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
     ]) {
       expect(defaults.decide(terminal(command)).kind, command).toBe("allow");
     }
+  });
+});
+
+describe("red team, session 11: `..` after a link", () => {
+  // `cat shared/../secret.txt`, with `shared` a link to a folder outside, opens the outside
+  // folder's parent's secret.txt: the policy dropped `shared/..` from the name and judged
+  // `secret.txt` in the workspace, so a policy allowing the terminal ran it.
+  it.each([
+    ["cat shared/../secret.txt"],
+    ["head -n 1 src/../shared/../secret.txt"],
+    ["ls shared/.."],
+  ])("asks for %j", (command) => {
+    for (const policy of [defaults, permissive]) {
+      const decision = policy.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+    }
+  });
+
+  it("judges a `..` that leads where its name says as before", () => {
+    expect(permissive.decide(terminal("cat src/../README.md")).kind).toBe("allow");
   });
 });
 
