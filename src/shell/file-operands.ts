@@ -771,6 +771,7 @@ class OperandCollector {
     for (const stage of unwrapped.stages) {
       const name = stage[0] === undefined ? "" : commandName(stage[0].value);
       if (name === "xargs") this.note("'xargs' takes its operands from its input");
+      if (name === "parallel") this.note("'parallel' takes its operands from ':::' or its input");
     }
     const effective = unwrapped.words;
     const program = effective[0];
@@ -780,7 +781,14 @@ class OperandCollector {
     if (directoryChangers.has(name)) this.changeDirectory(name, args);
     else if (name === "alias") this.note("an alias may rename a program");
     else if (name === "eval") nested(args.map((w) => w.value).join(" "));
-    else if (shells.has(name)) {
+    else if (name === "trap") this.trapCommand(args, depth);
+    else if (
+      (name === "mapfile" || name === "readarray") &&
+      args.some((w) => /^-\w*C/.test(w.value))
+    ) {
+      // `mapfile -C 'cat' -c 1 < list`: the callback runs with each line read as an argument.
+      this.note(`'${name} -C' runs a command on the lines it reads`);
+    } else if (shells.has(name)) {
       const at = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
       const script = at === -1 ? undefined : args[at + 1];
       if (script !== undefined) nested(script.value);
@@ -818,6 +826,7 @@ class OperandCollector {
     if (name === "git") {
       this.gitFolders(args);
       this.gitPaths(args);
+      this.gitCommands(args, depth);
     }
     if (turnsOnExtendedGlobs(name, args)) {
       this.note("extended globs are turned on: the file names of what follows cannot be read");
@@ -847,6 +856,56 @@ class OperandCollector {
           start += folder.length + 1;
         }
       }
+    }
+  }
+
+  /** `trap 'cat x' EXIT`: the command runs when the shell exits (or gets the signal). */
+  trapCommand(args: readonly ShellWord[], depth: number): void {
+    const at = args[0]?.value === "--" && !args[0].dynamic ? 1 : 0;
+    const action = args[at];
+    if (action === undefined || args.length - at < 2 || action.value.startsWith("-")) return;
+    if (action.dynamic) this.note(`'${action.value}' is built by expansion or substitution`);
+    else this.line(action.value, depth + 1);
+  }
+
+  /**
+   * The commands git runs from its arguments: `git rebase --exec CMD` (`-x CMD`) and `git bisect
+   * run CMD...` in the work tree, `git submodule foreach CMD` in every submodule (so its relative
+   * paths are read as after a `cd`).
+   */
+  gitCommands(args: readonly ShellWord[], depth: number): void {
+    const at = gitSubcommandAt(args);
+    const subcommand = args[at];
+    if (subcommand === undefined || subcommand.dynamic) return;
+    const after = args.slice(at + 1);
+    if (subcommand.value === "submodule" && after.some((w) => w.value === "foreach")) {
+      // It runs in each submodule's folder, as `-execdir` does.
+      const script = after.slice(after.findIndex((w) => w.value === "foreach") + 1);
+      const words = script.filter((w) => w.dynamic || !w.value.startsWith("--"));
+      this.changesDirectory = true;
+      if (words.some((w) => w.dynamic)) this.note("'git submodule foreach' runs a built command");
+      else if (words.length > 0) this.line(words.map((w) => w.value).join(" "), depth + 1);
+    } else if (subcommand.value === "bisect" && after[0]?.value === "run") {
+      this.simple({ words: after.slice(1), redirections: [] }, depth + 1);
+    } else if (subcommand.value === "rebase") {
+      after.forEach((word, i) => {
+        const v = word.value;
+        if (word.dynamic) return;
+        if (
+          v === "-x" ||
+          (v.startsWith("--") && !v.includes("=") && namesLongOption(v, "--exec"))
+        ) {
+          const script = after[i + 1];
+          if (script !== undefined) this.line(script.value, depth + 1);
+        } else if (/^-x./.test(v)) this.line(v.slice(2), depth + 1);
+        else if (
+          v.startsWith("--") &&
+          namesLongOption(v.split("=", 1)[0] ?? v, "--exec") &&
+          v.includes("=")
+        ) {
+          this.line(v.slice(v.indexOf("=") + 1), depth + 1);
+        }
+      });
     }
   }
 

@@ -419,6 +419,41 @@ describe("red team, session 11: `..` after a link", () => {
   });
 });
 
+describe("red team, session 11: commands that other commands run", () => {
+  // Commands that run other commands, whose files were not read: they asked under the defaults
+  // (Medium or High) but ran under a policy allowing the terminal (bash's `time --` ran `cat`).
+  it.each([
+    ["time -- cat .env"],
+    ["time -p -- cat /etc/shadow"],
+    ["trap 'cat .env' EXIT"],
+    ["trap -- 'cat /etc/shadow' EXIT"],
+    ["parallel cat ::: .env"],
+    ["mapfile -C cat -c 1 x < README.md"],
+    ["git bisect run cat .env"],
+    ["git rebase --exec 'cat .env' HEAD~1"],
+    ["git rebase -x 'cat /etc/shadow' HEAD~1"],
+    ["git submodule foreach 'cat /etc/shadow'"],
+    ["git submodule foreach cat ../.env"],
+  ])("asks for %j, which runs a command reading a protected or outside file", (command) => {
+    const decision = permissive.decide(terminal(command));
+    expect(decision.kind, command).toBe("ask");
+    expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+  });
+
+  it("reads the files of those commands only", () => {
+    for (const command of [
+      "time -- ls src",
+      "trap 'echo done' EXIT",
+      "trap - EXIT",
+      "git rebase --exec 'npm test' main",
+      "git submodule foreach --recursive 'git pull'",
+      "git bisect run npm test",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
+
 describe("git commands that show a file's content name that file", () => {
   // Red team: `git show HEAD:.env`, `git blame .env` and `git log -p -- .env` printed a
   // protected file (its committed or working copy) unasked: git's object names and pathspecs
