@@ -72,6 +72,14 @@ interface OperandRule {
   readonly pathsBeforeExpression?: true;
   /** Only the options in `fileOptions` name files; operands do not (`date -r FILE +%s`). */
   readonly optionFilesOnly?: true;
+  /**
+   * Options after which a file (the option's argument, or with one that takes none, an operand)
+   * names the files the program opens: `sort --files0-from=LIST`, `file -f LIST`, `md5sum -c
+   * SUMS`. Those files cannot be known from the text, whatever the list is; they are only read,
+   * unless `listChanges` (`tar -x -T LIST` extracts them).
+   */
+  readonly listOptions?: readonly string[];
+  readonly listChanges?: true;
 }
 
 function words(list: string): readonly string[] {
@@ -105,6 +113,15 @@ const copyRule: OperandRule = {
   fileOptions: ["-t", "--target-directory"],
 };
 const compressRule: OperandRule = { withArgument: "S", longWithArgument: ["--suffix"] };
+/** `md5sum -c SUMS` opens the files SUMS names. */
+const hashRule: OperandRule = { listOptions: ["-c", "--check"] };
+/** man-db's `whatis` and `apropos`: `-C FILE` is read (its bad lines are printed), `-M` searched. */
+const manIndexRule: OperandRule = {
+  withArgument: "CMmLs",
+  longWithArgument: words("--config-file --manpath --systems --locale --sections --section"),
+  fileOptions: words("-C -M --config-file --manpath"),
+  optionFilesOnly: true,
+};
 
 /**
  * The programs whose operands are files they read or write, and how to tell their options'
@@ -112,9 +129,14 @@ const compressRule: OperandRule = { withArgument: "S", longWithArgument: ["--suf
  * it counts as a file: reading too many words as files only asks more.
  */
 const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRule>([
-  ...words(
-    "cat tac rev tee rm comm cksum sum b2sum md5sum sha1sum sha224sum sha256sum sha384sum sha512sum source . split",
-  ).map((name) => [name, plain] as const),
+  ...words("cat tac rev tee rm comm cksum sum source . split").map(
+    (name) => [name, plain] as const,
+  ),
+  ...words("b2sum md5sum sha1sum sha224sum sha256sum sha384sum sha512sum").map(
+    (name) => [name, hashRule] as const,
+  ),
+  ["whatis", manIndexRule],
+  ["apropos", manIndexRule],
   ...words("base64 base32 basenc").map((name) => [name, { withArgument: "w" }] as const),
   ["strings", { withArgument: "nteT" }],
   ["nl", { withArgument: "bdfhilnsvw" }],
@@ -197,13 +219,21 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
         "--key --field-separator --buffer-size --temporary-directory --parallel --output --random-source --batch-size --files0-from --compress-program --sort",
       ),
       fileOptions: words("-o -T --output --temporary-directory --random-source --files0-from"),
+      listOptions: ["--files0-from"],
     },
   ],
   [
     "uniq",
     { withArgument: "fsw", longWithArgument: words("--skip-fields --skip-chars --check-chars") },
   ],
-  ["wc", { longWithArgument: ["--files0-from"], fileOptions: ["--files0-from"] }],
+  [
+    "wc",
+    {
+      longWithArgument: ["--files0-from"],
+      fileOptions: ["--files0-from"],
+      listOptions: ["--files0-from"],
+    },
+  ],
   [
     "diff",
     {
@@ -248,6 +278,8 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
       fileOptions: words(
         "-f -C -T -X -g --file --directory --files-from --exclude-from --listed-incremental",
       ),
+      listOptions: ["-T", "--files-from"],
+      listChanges: true,
     },
   ],
   ["patch", { withArgument: "ipoBdDrF", fileOptions: ["-i", "-o", "-r", "-d"] }],
@@ -259,6 +291,7 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
         "--exclude --exclude-quiet --files-from --separator --magic-file --parameter",
       ),
       fileOptions: ["-f", "-m", "--files-from", "--magic-file"],
+      listOptions: ["-f", "--files-from"],
     },
   ],
   // `df FILE` tells whether FILE exists (and its file system).
@@ -299,6 +332,7 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
         "--block-size --max-depth --threshold --exclude --exclude-from --files0-from",
       ),
       fileOptions: words("-X --exclude-from --files0-from"),
+      listOptions: ["--files0-from"],
     },
   ],
   ["stat", { withArgument: "c", longWithArgument: ["--format", "--printf"] }],
@@ -332,8 +366,9 @@ function shortFlagLetters(values: readonly string[]): string {
 /**
  * Why `name` with `args` reads files it does not name, or undefined: a recursive search or
  * comparison reads every file below a folder operand (`grep -r KEY .` reads `.env`), `rg`, `ag`
- * and `ack` do so unasked, `git diff --no-index` compares any two paths, and `ps` with BSD's `e`
- * shows the environment of every process of the user (the server's secrets).
+ * and `ack` do so unasked, `git diff --no-index` compares any two paths, `jq`'s `import` and
+ * `include` read the modules and data files its program names, and `ps` with BSD's `e` shows the
+ * environment of every process of the user (the server's secrets).
  */
 function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | undefined {
   const values = args.map((word) => word.value);
@@ -363,6 +398,14 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
     case "diff":
       return /r/.test(shortFlags) || values.includes("--recursive")
         ? "'diff' compares whole folder trees"
+        : undefined;
+    case "jq":
+      // `import "x" as $x {search: "."}` reads `x.json` (`.vscode/settings`, `~/.jq/...`) and
+      // `include` a `.jq` file; a program from a file (`-f`) may hold either.
+      return values.some(
+        (v) => /(^|[^\w.$"])(import|include)\s*"/.test(v) || /\bmodulemeta\b/.test(v),
+      ) || values.some((v) => /^-[A-Za-z]*f/.test(v) || /^--fr/.test(v))
+        ? "'jq' imports files its program names"
         : undefined;
     case "git":
       if (values.includes("--no-index")) return "'git --no-index' reads any file";
@@ -524,7 +567,14 @@ function literalWord(value: string): ShellWord {
 }
 
 /** git options of those subcommands whose `=VALUE` is a file. */
-const gitFileOptions = new Set(["--output", "--output-directory", "-O", "--orderfile"]);
+const gitFileOptions = new Set([
+  "--output",
+  "--output-directory",
+  "-O",
+  "--orderfile",
+  "--contents",
+  "--ignore-revs-file",
+]);
 
 /** Where git's subcommand is in `args` (after its global options), or -1. */
 function gitSubcommandAt(args: readonly ShellWord[]): number {
@@ -954,6 +1004,15 @@ class OperandCollector {
         const option = equals === -1 ? word.value : word.value.slice(0, equals);
         // `--output=FILE` writes there; `-O` / `--orderfile=FILE` reads it.
         if (equals !== -1 && gitFileOptions.has(option)) this.file(rest(word, equals + 1));
+        // `git blame -SFILE` reads revisions from FILE (and prints a line it cannot read).
+        if (subcommand.value === "blame" && /^-S./.test(word.value)) this.file(rest(word, 2));
+        // `git log -L1,9:FILE`, `-L:name:FILE`: the lines of FILE's history.
+        if (/^-L./.test(word.value)) {
+          const first = word.value.indexOf(":", 2);
+          const last = word.value.lastIndexOf(":");
+          if (first !== -1) this.file(rest(word, first + 1));
+          if (last !== first) this.file(rest(word, last + 1));
+        }
         continue;
       }
       // The word itself too: a file may have a colon in its name.
@@ -1045,17 +1104,27 @@ class OperandCollector {
 
   operands(rule: OperandRule, args: readonly ShellWord[]): void {
     const files = new Set(rule.fileOptions ?? []);
-    args.forEach((word, i) => {
-      // `sort --files0-from=-`, `du --files0-from -`, `tar -T -`: file names from the input.
-      const v = word.value;
-      const list = /^--files0?-from(=-)?$/.test(v) || v === "-T";
-      if (list && (v.endsWith("=-") || args[i + 1]?.value === "-")) {
-        this.note(`'${v}' reads the names of the files it opens from its input`);
-      }
-    });
     // getopt_long takes any unambiguous prefix: `--fil` is `--file`.
     const long = (given: string, list: readonly string[] | undefined): string | undefined =>
       list?.find((full) => full === given) ?? list?.find((full) => namesLongOption(given, full));
+    // `sort --files0-from=LIST`, `tar -T -`, `file -f LIST`, `md5sum -c SUMS`: the files it opens
+    // are named in a list (a file the model may have written, or the input), not in the text.
+    const lists = rule.listOptions ?? [];
+    for (const word of args) {
+      const v = word.value;
+      if (word.dynamic || v === "--") break;
+      const listed = v.startsWith("--")
+        ? long(v.split("=", 1)[0] ?? v, lists)
+        : /^-[A-Za-z0-9]+$/.test(v)
+          ? lists.find((o) => o.length === 2 && v.slice(1).includes(o.charAt(1)))
+          : undefined;
+      if (listed !== undefined) {
+        const why = `'${listed}' opens the files a list names, which the text does not show`;
+        if (rule.listChanges === true) this.note(why);
+        else this.unknown ??= why;
+        break;
+      }
+    }
     const scriptGiven = args.some((word) => {
       const v = word.value;
       const option = v.startsWith("--") ? v.split("=", 1)[0] : undefined;

@@ -398,11 +398,30 @@ describe("ApprovalPolicy: a terminal command's file operands are paths of the ca
   });
 });
 
-describe("red team, session 11: `..` after a link", () => {
-  // `cat shared/../secret.txt`, with `shared` a link to a folder outside, opens the outside
-  // folder's parent's secret.txt: the policy dropped `shared/..` from the name and judged
-  // `secret.txt` in the workspace, so a policy allowing the terminal ran it.
+describe("red team, session 11: files read through folders, lists, modules and links", () => {
+  // Each of these ran unasked (Low, or allowed by the permissive policy) and printed a protected
+  // file or one outside the workspace: `diff -N . empty` and `git diff . empty` (outside a
+  // repository) print every file of `.`; `sort --files0-from=LIST` the files a list the model
+  // wrote names; `whatis -C .env` the lines of its "config file"; `jq`'s `import ... {search:
+  // "."}` a JSON file; `git blame -S.env` its first line; `cat shared/../secret.txt` a file
+  // outside, through a link to an outside folder.
   it.each([
+    ["sort --files0-from=src/a.ts"],
+    ["printf '.env\\0' | wc --files0-from=-"],
+    ["du --files0-from=src/a.ts"],
+    ["file -f src/a.ts"],
+    ["printf '/etc/shadow\\n' | file -f /dev/stdin"],
+    ["md5sum -c src/a.ts"],
+    ["sha256sum --check src/a.ts"],
+    ["whatis -C .env ls"],
+    ["apropos --config-file=/etc/shadow x"],
+    ["whatis -M /root/man ls"],
+    ['jq -n \'import ".vscode/settings" as $s {search: "."}; $s\''],
+    ['jq -n \'include "x" {search: "/root"}; 1\''],
+    ["jq -f src/a.ts README.md"],
+    ["git blame -S.env src/a.ts"],
+    ["git log -L1,5:.env"],
+    ["git log -L:main:.npmrc"],
     ["cat shared/../secret.txt"],
     ["head -n 1 src/../shared/../secret.txt"],
     ["ls shared/.."],
@@ -414,12 +433,6 @@ describe("red team, session 11: `..` after a link", () => {
     }
   });
 
-  it("judges a `..` that leads where its name says as before", () => {
-    expect(permissive.decide(terminal("cat src/../README.md")).kind).toBe("allow");
-  });
-});
-
-describe("red team, session 11: commands that other commands run", () => {
   // Commands that run other commands, whose files were not read: they asked under the defaults
   // (Medium or High) but ran under a policy allowing the terminal (bash's `time --` ran `cat`).
   it.each([
@@ -451,6 +464,27 @@ describe("red team, session 11: commands that other commands run", () => {
     ]) {
       expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
     }
+  });
+
+  it("still runs comparisons, hashes and jq filters of workspace files unasked", () => {
+    for (const command of [
+      "diff README.md src/a.ts",
+      "diff -u README.md src/a.ts",
+      "sort -u README.md",
+      "wc -l README.md src/a.ts",
+      "md5sum README.md",
+      "sha256sum -b src/a.ts",
+      "file README.md",
+      "whatis ls",
+      "jq . README.md",
+      "jq -r '.import' README.md",
+      "git log -L1,2:src/a.ts",
+      "git blame -L1,2 src/a.ts",
+    ]) {
+      expect(defaults.decide(terminal(command)).kind, command).toBe("allow");
+    }
+    // `..` that leads where its name says is judged as before (the risk rules ask for it).
+    expect(permissive.decide(terminal("cat src/../README.md")).kind).toBe("allow");
   });
 });
 
