@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { posix } from "node:path";
 import {
   defaultProtectedPathPatterns,
@@ -328,13 +328,26 @@ export class ApprovalPolicy {
         return `The command names '${path}', a protected path (code execution, secrets or aintern's own files)`;
       }
     }
+    // `diff . sub`, `git diff . other` outside a repository: every file of a folder is read.
+    if (workspace === undefined) return undefined;
+    const outsideRepository =
+      files.foldersOutsideRepository.length > 0 &&
+      !inGitRepository(posix.resolve(workspace, workingDirectory(call.parameters)));
+    for (const folder of [
+      ...files.folders,
+      ...(outsideRepository ? files.foldersOutsideRepository : []),
+    ]) {
+      if (isFolder(workspace, folder)) {
+        return `The command reads every file of the folder '${folder}', which may hold protected files`;
+      }
+    }
     return undefined;
   }
 
   /**
    * The file operands of the call's command parameters, relative ones joined to its `cwd` (see
-   * `commandFileOperandDetails` for `globs`, `opaque` and `removed`). A path with `..` is
-   * resolved as the kernel opens it (see {@link physicalPath}).
+   * `commandFileOperandDetails` for `globs`, `opaque`, `removed` and `folders`). A path with
+   * `..` is resolved as the kernel opens it (see {@link physicalPath}).
    */
   #commandFiles(call: PolicyCall): {
     paths: string[];
@@ -342,12 +355,16 @@ export class ApprovalPolicy {
     globs: string[];
     opaque: string | undefined;
     removed: string[];
+    folders: string[];
+    foldersOutsideRepository: string[];
   } {
     const { commands } = callSubjects(call.toolId, call.parameters, this.config);
     const cwd = workingDirectory(call.parameters);
     const paths: string[] = [];
     const globs: string[] = [];
     const removed: string[] = [];
+    const folders: string[] = [];
+    const foldersOutsideRepository: string[] = [];
     let unknown: string | undefined;
     let opaque: string | undefined;
     const workspace = call.workspacePath;
@@ -369,8 +386,10 @@ export class ApprovalPolicy {
       }
       globs.push(...operands.globs.map(inCwd));
       removed.push(...operands.removed.map(inCwd));
+      folders.push(...operands.folders.map(inCwd));
+      foldersOutsideRepository.push(...operands.foldersOutsideRepository.map(inCwd));
     }
-    return { paths, unknown, globs, opaque, removed };
+    return { paths, unknown, globs, opaque, removed, folders, foldersOutsideRepository };
   }
 
   /**
@@ -523,6 +542,29 @@ function physicalPath(from: string, path: string): string {
     current = posix.dirname(real);
   }
   return current;
+}
+
+/** Whether `path` (relative to the workspace, or absolute) is a folder, links followed. */
+function isFolder(workspace: string, path: string): boolean {
+  if (path.startsWith("~")) return false;
+  try {
+    return statSync(posix.resolve(workspace, path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `folder` is inside a git work tree: it or a folder above it holds `.git`. */
+function inGitRepository(folder: string): boolean {
+  for (let current = folder; ; current = posix.dirname(current)) {
+    try {
+      statSync(posix.join(current, ".git"));
+      return true;
+    } catch {
+      // Not here: look further up.
+    }
+    if (posix.dirname(current) === current) return false;
+  }
 }
 
 /** The call's working directory parameter (`cwd`, `workingDirectory`), or `.`. */

@@ -47,6 +47,18 @@ export interface CommandFileOperandDetails extends CommandFileOperands {
    * a command (`-delete`, `-exec`, `-execdir`, `-ok`, `-okdir`).
    */
   readonly removed: readonly string[];
+  /**
+   * The operands (among `paths`) a program reads every file of when they are folders: `diff`'s
+   * (two folders compare the files of the same name, `-N` prints those only one holds). Whether
+   * one is a folder is for a caller to look up.
+   */
+  readonly folders: readonly string[];
+  /**
+   * The two operands of `git diff A B` (`git diff A -- B`): outside a git repository it is
+   * `git diff --no-index A B`, which compares two folders whole. Whether the command runs in a
+   * repository, and whether one is a folder, is for a caller to look up.
+   */
+  readonly foldersOutsideRepository: readonly string[];
 }
 
 interface OperandRule {
@@ -637,6 +649,8 @@ class OperandCollector {
   readonly paths: string[] = [];
   readonly globs: string[] = [];
   readonly removed: string[] = [];
+  readonly folders: string[] = [];
+  readonly foldersOutsideRepository: string[] = [];
   unknown: string | undefined;
   opaque: string | undefined;
   changesDirectory = false;
@@ -863,6 +877,7 @@ class OperandCollector {
       removers.has(name) ||
       (name === "find" && args.some((w) => w.dynamic || findRemovingPrimaries.has(w.value)));
     if (removes) this.removed.push(...this.paths.slice(named));
+    if (name === "diff") this.folders.push(...this.paths.slice(named));
     if (name === "find") this.findExpression(args, depth);
     else if (pathLookups.has(name) || (name === "command" && commandLooksUp(args))) {
       // `type /root/x`, `command -v ~/bin/x`: a name with a slash is looked up as a file.
@@ -993,6 +1008,7 @@ class OperandCollector {
     if (subcommand.value === "cat-file") {
       this.unknown ??= "'git cat-file' prints any object of the repository by its id";
     }
+    if (subcommand.value === "diff") this.gitDiffFolders(after);
     let pathspecs = false;
     for (const word of after) {
       if (!pathspecs && !word.dynamic && word.value === "--") {
@@ -1019,6 +1035,25 @@ class OperandCollector {
       this.file(word);
       const colon = objectPathStart(word.value);
       if (colon !== undefined) this.file(rest(word, colon));
+    }
+  }
+
+  /**
+   * `git diff A B` and `git diff A -- B` outside a repository are `git diff --no-index A B`,
+   * which compares two folders whole (see `foldersOutsideRepository`); inside one, git reads
+   * them as revisions and pathspecs.
+   */
+  gitDiffFolders(args: readonly ShellWord[]): void {
+    const operands: ShellWord[] = [];
+    let pathspecs = false;
+    for (const word of args) {
+      if (word.dynamic) return;
+      if (word.value === "--" && !pathspecs) pathspecs = true;
+      else if (pathspecs || !word.value.startsWith("-")) operands.push(word);
+    }
+    if (operands.length !== 2) return;
+    for (const word of operands) {
+      if (unreadable(word) === undefined) this.foldersOutsideRepository.push(word.value);
     }
   }
 
@@ -1251,7 +1286,7 @@ export const relativeAfterCd = "a relative path follows a change of directory ('
 
 /**
  * {@link commandFileOperands} with the globs it could not read, whether anything else was
- * unreadable, and what is removed or moved whole.
+ * unreadable, what is removed or moved whole, and what is read whole if it is a folder.
  *
  * @internal
  */
@@ -1265,5 +1300,7 @@ export function commandFileOperandDetails(command: string): CommandFileOperandDe
     globs: Object.freeze([...collector.globs]),
     opaque: collector.opaque,
     removed: Object.freeze([...collector.removed]),
+    folders: Object.freeze([...collector.folders]),
+    foldersOutsideRepository: Object.freeze([...collector.foldersOutsideRepository]),
   });
 }

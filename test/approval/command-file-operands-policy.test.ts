@@ -406,6 +406,10 @@ describe("red team, session 11: files read through folders, lists, modules and l
   // "."}` a JSON file; `git blame -S.env` its first line; `cat shared/../secret.txt` a file
   // outside, through a link to an outside folder.
   it.each([
+    ["diff -N . src"],
+    ["diff --new-file . src"],
+    ["diff . src"],
+    ["diff --from-file=. src"],
     ["sort --files0-from=src/a.ts"],
     ["printf '.env\\0' | wc --files0-from=-"],
     ["du --files0-from=src/a.ts"],
@@ -466,10 +470,41 @@ describe("red team, session 11: files read through folders, lists, modules and l
     }
   });
 
+  it("asks for a git diff of two folders outside a repository, which compares them whole", () => {
+    const plain = mkdtempSync(join(tmpdir(), "aintern-norepo-"));
+    try {
+      writeFileSync(join(plain, ".env"), "API_KEY=sk-live-123\n");
+      mkdirSync(join(plain, "src"));
+      for (const command of [
+        "git diff . src",
+        "git --no-pager diff --stat src .",
+        "git diff -- . src",
+        "git diff HEAD -- .",
+      ]) {
+        for (const policy of [defaults, permissive]) {
+          const decision = policy.decide({ ...terminal(command), workspacePath: plain });
+          expect(decision.kind, command).toBe("ask");
+        }
+      }
+      for (const command of ["git diff HEAD~1 HEAD", "git diff -- src/a.ts", "git diff src"]) {
+        expect(defaults.decide({ ...terminal(command), workspacePath: plain }).kind).toBe("allow");
+      }
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+    // In a repository they are revisions and pathspecs.
+    expect(defaults.decide(terminal("git diff HEAD -- src")).kind).toBe("allow");
+    expect(defaults.decide(terminal("git diff . src")).kind).toBe("allow");
+  });
+
   it("still runs comparisons, hashes and jq filters of workspace files unasked", () => {
     for (const command of [
       "diff README.md src/a.ts",
       "diff -u README.md src/a.ts",
+      "git diff HEAD~1 HEAD",
+      "git diff main feature",
+      "git diff -- src",
+      "git diff src",
       "sort -u README.md",
       "wc -l README.md src/a.ts",
       "md5sum README.md",

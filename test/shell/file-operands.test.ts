@@ -263,6 +263,21 @@ describe("commandFileOperandDetails", () => {
     expect(commandFileOperandDetails("tar -x -T l -f a.tar").opaque).toMatch(/list/);
   });
 
+  it("tells the operands read whole when they are folders", () => {
+    expect(commandFileOperandDetails("diff -N . empty").folders).toEqual([".", "empty"]);
+    expect(commandFileOperandDetails("diff --from-file=a b c").folders).toEqual(["a", "b", "c"]);
+    // Outside a repository, two operands are compared as `git diff --no-index` compares them.
+    const outside = (command: string) =>
+      commandFileOperandDetails(command).foldersOutsideRepository;
+    expect(outside("git diff . other")).toEqual([".", "other"]);
+    expect(outside("git diff --stat HEAD~1 HEAD")).toEqual(["HEAD~1", "HEAD"]);
+    expect(outside("git diff HEAD -- src")).toEqual(["HEAD", "src"]);
+    for (const command of ["git diff", "git diff src", "git diff a b -- src", "cat a b"]) {
+      expect(commandFileOperandDetails(command).folders, command).toEqual([]);
+      expect(outside(command), command).toEqual([]);
+    }
+  });
+
   it.each([
     ["jq -r '.import' a.json"],
     ["jq '.include | keys' a.json"],
