@@ -1,3 +1,4 @@
+import { realpathSync, statSync } from "node:fs";
 import { posix } from "node:path";
 import {
   defaultProtectedPathPatterns,
@@ -327,12 +328,26 @@ export class ApprovalPolicy {
         return `The command names '${path}', a protected path (code execution, secrets or aintern's own files)`;
       }
     }
+    // `diff . sub`, `git diff . other` outside a repository: every file of a folder is read.
+    if (workspace === undefined) return undefined;
+    const outsideRepository =
+      files.foldersOutsideRepository.length > 0 &&
+      !inGitRepository(posix.resolve(workspace, workingDirectory(call.parameters)));
+    for (const folder of [
+      ...files.folders,
+      ...(outsideRepository ? files.foldersOutsideRepository : []),
+    ]) {
+      if (isFolder(workspace, folder)) {
+        return `The command reads every file of the folder '${folder}', which may hold protected files`;
+      }
+    }
     return undefined;
   }
 
   /**
    * The file operands of the call's command parameters, relative ones joined to its `cwd` (see
-   * `commandFileOperandDetails` for `globs`, `opaque` and `removed`).
+   * `commandFileOperandDetails` for `globs`, `opaque`, `removed` and `folders`). A path with
+   * `..` is resolved as the kernel opens it (see {@link physicalPath}).
    */
   #commandFiles(call: PolicyCall): {
     paths: string[];
@@ -340,16 +355,28 @@ export class ApprovalPolicy {
     globs: string[];
     opaque: string | undefined;
     removed: string[];
+    folders: string[];
+    foldersOutsideRepository: string[];
   } {
     const { commands } = callSubjects(call.toolId, call.parameters, this.config);
     const cwd = workingDirectory(call.parameters);
     const paths: string[] = [];
     const globs: string[] = [];
     const removed: string[] = [];
+    const folders: string[] = [];
+    const foldersOutsideRepository: string[] = [];
     let unknown: string | undefined;
     let opaque: string | undefined;
-    const inCwd = (path: string): string =>
-      path.startsWith("~") || posix.isAbsolute(path) ? path : posix.join(cwd, path);
+    const workspace = call.workspacePath;
+    const inCwd = (path: string): string => {
+      if (path.startsWith("~")) return path;
+      const joined = posix.isAbsolute(path) ? path : posix.join(cwd, path);
+      if (workspace === undefined || !path.split("/").includes("..")) return joined;
+      // Through a symbolic link, `..` leads elsewhere than the name says: judge where it leads.
+      const from = posix.isAbsolute(path) ? "/" : posix.resolve(workspace, cwd);
+      const physical = physicalPath(from, path);
+      return physical === posix.resolve(workspace, joined) ? joined : physical;
+    };
     for (const command of commands) {
       const operands = commandFileOperandDetails(command);
       unknown ??= operands.unknown;
@@ -359,8 +386,10 @@ export class ApprovalPolicy {
       }
       globs.push(...operands.globs.map(inCwd));
       removed.push(...operands.removed.map(inCwd));
+      folders.push(...operands.folders.map(inCwd));
+      foldersOutsideRepository.push(...operands.foldersOutsideRepository.map(inCwd));
     }
-    return { paths, unknown, globs, opaque, removed };
+    return { paths, unknown, globs, opaque, removed, folders, foldersOutsideRepository };
   }
 
   /**
@@ -490,6 +519,53 @@ function commandReachesGuarded(
 
 /** Devices a command may read or write anywhere: `2>/dev/null`, `cat /dev/stdin`. */
 const harmlessDevices = /^\/dev\/(null|zero|random|urandom|stdin|stdout|stderr|tty|fd\/\d+)$/;
+
+/**
+ * `path` resolved from the folder `from` with each `..` applied as the kernel applies it: to
+ * where the folder before it leads, symbolic links followed (`link/../x`, with `link` a link to
+ * `/etc/ssl`, opens `/etc/x`), not by dropping the segment before it as `posix.join` does.
+ */
+function physicalPath(from: string, path: string): string {
+  let current = from;
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment !== "..") {
+      current = posix.join(current, segment);
+      continue;
+    }
+    let real = current;
+    try {
+      real = realpathSync.native(current);
+    } catch {
+      // A folder that does not exist: the kernel fails there, the name is judged as written.
+    }
+    current = posix.dirname(real);
+  }
+  return current;
+}
+
+/** Whether `path` (relative to the workspace, or absolute) is a folder, links followed. */
+function isFolder(workspace: string, path: string): boolean {
+  if (path.startsWith("~")) return false;
+  try {
+    return statSync(posix.resolve(workspace, path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `folder` is inside a git work tree: it or a folder above it holds `.git`. */
+function inGitRepository(folder: string): boolean {
+  for (let current = folder; ; current = posix.dirname(current)) {
+    try {
+      statSync(posix.join(current, ".git"));
+      return true;
+    } catch {
+      // Not here: look further up.
+    }
+    if (posix.dirname(current) === current) return false;
+  }
+}
 
 /** The call's working directory parameter (`cwd`, `workingDirectory`), or `.`. */
 function workingDirectory(parameters: JsonObject): string {

@@ -47,6 +47,18 @@ export interface CommandFileOperandDetails extends CommandFileOperands {
    * a command (`-delete`, `-exec`, `-execdir`, `-ok`, `-okdir`).
    */
   readonly removed: readonly string[];
+  /**
+   * The operands (among `paths`) a program reads every file of when they are folders: `diff`'s
+   * (two folders compare the files of the same name, `-N` prints those only one holds). Whether
+   * one is a folder is for a caller to look up.
+   */
+  readonly folders: readonly string[];
+  /**
+   * The two operands of `git diff A B` (`git diff A -- B`): outside a git repository it is
+   * `git diff --no-index A B`, which compares two folders whole. Whether the command runs in a
+   * repository, and whether one is a folder, is for a caller to look up.
+   */
+  readonly foldersOutsideRepository: readonly string[];
 }
 
 interface OperandRule {
@@ -72,6 +84,14 @@ interface OperandRule {
   readonly pathsBeforeExpression?: true;
   /** Only the options in `fileOptions` name files; operands do not (`date -r FILE +%s`). */
   readonly optionFilesOnly?: true;
+  /**
+   * Options after which a file (the option's argument, or with one that takes none, an operand)
+   * names the files the program opens: `sort --files0-from=LIST`, `file -f LIST`, `md5sum -c
+   * SUMS`. Those files cannot be known from the text, whatever the list is; they are only read,
+   * unless `listChanges` (`tar -x -T LIST` extracts them).
+   */
+  readonly listOptions?: readonly string[];
+  readonly listChanges?: true;
 }
 
 function words(list: string): readonly string[] {
@@ -105,6 +125,15 @@ const copyRule: OperandRule = {
   fileOptions: ["-t", "--target-directory"],
 };
 const compressRule: OperandRule = { withArgument: "S", longWithArgument: ["--suffix"] };
+/** `md5sum -c SUMS` opens the files SUMS names. */
+const hashRule: OperandRule = { listOptions: ["-c", "--check"] };
+/** man-db's `whatis` and `apropos`: `-C FILE` is read (its bad lines are printed), `-M` searched. */
+const manIndexRule: OperandRule = {
+  withArgument: "CMmLs",
+  longWithArgument: words("--config-file --manpath --systems --locale --sections --section"),
+  fileOptions: words("-C -M --config-file --manpath"),
+  optionFilesOnly: true,
+};
 
 /**
  * The programs whose operands are files they read or write, and how to tell their options'
@@ -112,9 +141,14 @@ const compressRule: OperandRule = { withArgument: "S", longWithArgument: ["--suf
  * it counts as a file: reading too many words as files only asks more.
  */
 const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRule>([
-  ...words(
-    "cat tac rev tee rm comm cksum sum b2sum md5sum sha1sum sha224sum sha256sum sha384sum sha512sum source . split",
-  ).map((name) => [name, plain] as const),
+  ...words("cat tac rev tee rm comm cksum sum source . split").map(
+    (name) => [name, plain] as const,
+  ),
+  ...words("b2sum md5sum sha1sum sha224sum sha256sum sha384sum sha512sum").map(
+    (name) => [name, hashRule] as const,
+  ),
+  ["whatis", manIndexRule],
+  ["apropos", manIndexRule],
   ...words("base64 base32 basenc").map((name) => [name, { withArgument: "w" }] as const),
   ["strings", { withArgument: "nteT" }],
   ["nl", { withArgument: "bdfhilnsvw" }],
@@ -197,13 +231,21 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
         "--key --field-separator --buffer-size --temporary-directory --parallel --output --random-source --batch-size --files0-from --compress-program --sort",
       ),
       fileOptions: words("-o -T --output --temporary-directory --random-source --files0-from"),
+      listOptions: ["--files0-from"],
     },
   ],
   [
     "uniq",
     { withArgument: "fsw", longWithArgument: words("--skip-fields --skip-chars --check-chars") },
   ],
-  ["wc", { longWithArgument: ["--files0-from"], fileOptions: ["--files0-from"] }],
+  [
+    "wc",
+    {
+      longWithArgument: ["--files0-from"],
+      fileOptions: ["--files0-from"],
+      listOptions: ["--files0-from"],
+    },
+  ],
   [
     "diff",
     {
@@ -248,6 +290,8 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
       fileOptions: words(
         "-f -C -T -X -g --file --directory --files-from --exclude-from --listed-incremental",
       ),
+      listOptions: ["-T", "--files-from"],
+      listChanges: true,
     },
   ],
   ["patch", { withArgument: "ipoBdDrF", fileOptions: ["-i", "-o", "-r", "-d"] }],
@@ -259,6 +303,7 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
         "--exclude --exclude-quiet --files-from --separator --magic-file --parameter",
       ),
       fileOptions: ["-f", "-m", "--files-from", "--magic-file"],
+      listOptions: ["-f", "--files-from"],
     },
   ],
   // `df FILE` tells whether FILE exists (and its file system).
@@ -299,6 +344,7 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
         "--block-size --max-depth --threshold --exclude --exclude-from --files0-from",
       ),
       fileOptions: words("-X --exclude-from --files0-from"),
+      listOptions: ["--files0-from"],
     },
   ],
   ["stat", { withArgument: "c", longWithArgument: ["--format", "--printf"] }],
@@ -332,8 +378,9 @@ function shortFlagLetters(values: readonly string[]): string {
 /**
  * Why `name` with `args` reads files it does not name, or undefined: a recursive search or
  * comparison reads every file below a folder operand (`grep -r KEY .` reads `.env`), `rg`, `ag`
- * and `ack` do so unasked, `git diff --no-index` compares any two paths, and `ps` with BSD's `e`
- * shows the environment of every process of the user (the server's secrets).
+ * and `ack` do so unasked, `git diff --no-index` compares any two paths, `jq`'s `import` and
+ * `include` read the modules and data files its program names, and `ps` with BSD's `e` shows the
+ * environment of every process of the user (the server's secrets).
  */
 function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | undefined {
   const values = args.map((word) => word.value);
@@ -363,6 +410,14 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
     case "diff":
       return /r/.test(shortFlags) || values.includes("--recursive")
         ? "'diff' compares whole folder trees"
+        : undefined;
+    case "jq":
+      // `import "x" as $x {search: "."}` reads `x.json` (`.vscode/settings`, `~/.jq/...`) and
+      // `include` a `.jq` file; a program from a file (`-f`) may hold either.
+      return values.some(
+        (v) => /(^|[^\w.$"])(import|include)\s*"/.test(v) || /\bmodulemeta\b/.test(v),
+      ) || values.some((v) => /^-[A-Za-z]*f/.test(v) || /^--fr/.test(v))
+        ? "'jq' imports files its program names"
         : undefined;
     case "git":
       if (values.includes("--no-index")) return "'git --no-index' reads any file";
@@ -524,7 +579,14 @@ function literalWord(value: string): ShellWord {
 }
 
 /** git options of those subcommands whose `=VALUE` is a file. */
-const gitFileOptions = new Set(["--output", "--output-directory", "-O", "--orderfile"]);
+const gitFileOptions = new Set([
+  "--output",
+  "--output-directory",
+  "-O",
+  "--orderfile",
+  "--contents",
+  "--ignore-revs-file",
+]);
 
 /** Where git's subcommand is in `args` (after its global options), or -1. */
 function gitSubcommandAt(args: readonly ShellWord[]): number {
@@ -587,6 +649,8 @@ class OperandCollector {
   readonly paths: string[] = [];
   readonly globs: string[] = [];
   readonly removed: string[] = [];
+  readonly folders: string[] = [];
+  readonly foldersOutsideRepository: string[] = [];
   unknown: string | undefined;
   opaque: string | undefined;
   changesDirectory = false;
@@ -771,6 +835,7 @@ class OperandCollector {
     for (const stage of unwrapped.stages) {
       const name = stage[0] === undefined ? "" : commandName(stage[0].value);
       if (name === "xargs") this.note("'xargs' takes its operands from its input");
+      if (name === "parallel") this.note("'parallel' takes its operands from ':::' or its input");
     }
     const effective = unwrapped.words;
     const program = effective[0];
@@ -780,7 +845,14 @@ class OperandCollector {
     if (directoryChangers.has(name)) this.changeDirectory(name, args);
     else if (name === "alias") this.note("an alias may rename a program");
     else if (name === "eval") nested(args.map((w) => w.value).join(" "));
-    else if (shells.has(name)) {
+    else if (name === "trap") this.trapCommand(args, depth);
+    else if (
+      (name === "mapfile" || name === "readarray") &&
+      args.some((w) => /^-\w*C/.test(w.value))
+    ) {
+      // `mapfile -C 'cat' -c 1 < list`: the callback runs with each line read as an argument.
+      this.note(`'${name} -C' runs a command on the lines it reads`);
+    } else if (shells.has(name)) {
       const at = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
       const script = at === -1 ? undefined : args[at + 1];
       if (script !== undefined) nested(script.value);
@@ -805,6 +877,7 @@ class OperandCollector {
       removers.has(name) ||
       (name === "find" && args.some((w) => w.dynamic || findRemovingPrimaries.has(w.value)));
     if (removes) this.removed.push(...this.paths.slice(named));
+    if (name === "diff") this.folders.push(...this.paths.slice(named));
     if (name === "find") this.findExpression(args, depth);
     else if (pathLookups.has(name) || (name === "command" && commandLooksUp(args))) {
       // `type /root/x`, `command -v ~/bin/x`: a name with a slash is looked up as a file.
@@ -818,6 +891,7 @@ class OperandCollector {
     if (name === "git") {
       this.gitFolders(args);
       this.gitPaths(args);
+      this.gitCommands(args, depth);
     }
     if (turnsOnExtendedGlobs(name, args)) {
       this.note("extended globs are turned on: the file names of what follows cannot be read");
@@ -847,6 +921,56 @@ class OperandCollector {
           start += folder.length + 1;
         }
       }
+    }
+  }
+
+  /** `trap 'cat x' EXIT`: the command runs when the shell exits (or gets the signal). */
+  trapCommand(args: readonly ShellWord[], depth: number): void {
+    const at = args[0]?.value === "--" && !args[0].dynamic ? 1 : 0;
+    const action = args[at];
+    if (action === undefined || args.length - at < 2 || action.value.startsWith("-")) return;
+    if (action.dynamic) this.note(`'${action.value}' is built by expansion or substitution`);
+    else this.line(action.value, depth + 1);
+  }
+
+  /**
+   * The commands git runs from its arguments: `git rebase --exec CMD` (`-x CMD`) and `git bisect
+   * run CMD...` in the work tree, `git submodule foreach CMD` in every submodule (so its relative
+   * paths are read as after a `cd`).
+   */
+  gitCommands(args: readonly ShellWord[], depth: number): void {
+    const at = gitSubcommandAt(args);
+    const subcommand = args[at];
+    if (subcommand === undefined || subcommand.dynamic) return;
+    const after = args.slice(at + 1);
+    if (subcommand.value === "submodule" && after.some((w) => w.value === "foreach")) {
+      // It runs in each submodule's folder, as `-execdir` does.
+      const script = after.slice(after.findIndex((w) => w.value === "foreach") + 1);
+      const words = script.filter((w) => w.dynamic || !w.value.startsWith("--"));
+      this.changesDirectory = true;
+      if (words.some((w) => w.dynamic)) this.note("'git submodule foreach' runs a built command");
+      else if (words.length > 0) this.line(words.map((w) => w.value).join(" "), depth + 1);
+    } else if (subcommand.value === "bisect" && after[0]?.value === "run") {
+      this.simple({ words: after.slice(1), redirections: [] }, depth + 1);
+    } else if (subcommand.value === "rebase") {
+      after.forEach((word, i) => {
+        const v = word.value;
+        if (word.dynamic) return;
+        if (
+          v === "-x" ||
+          (v.startsWith("--") && !v.includes("=") && namesLongOption(v, "--exec"))
+        ) {
+          const script = after[i + 1];
+          if (script !== undefined) this.line(script.value, depth + 1);
+        } else if (/^-x./.test(v)) this.line(v.slice(2), depth + 1);
+        else if (
+          v.startsWith("--") &&
+          namesLongOption(v.split("=", 1)[0] ?? v, "--exec") &&
+          v.includes("=")
+        ) {
+          this.line(v.slice(v.indexOf("=") + 1), depth + 1);
+        }
+      });
     }
   }
 
@@ -884,6 +1008,7 @@ class OperandCollector {
     if (subcommand.value === "cat-file") {
       this.unknown ??= "'git cat-file' prints any object of the repository by its id";
     }
+    if (subcommand.value === "diff") this.gitDiffFolders(after);
     let pathspecs = false;
     for (const word of after) {
       if (!pathspecs && !word.dynamic && word.value === "--") {
@@ -895,12 +1020,40 @@ class OperandCollector {
         const option = equals === -1 ? word.value : word.value.slice(0, equals);
         // `--output=FILE` writes there; `-O` / `--orderfile=FILE` reads it.
         if (equals !== -1 && gitFileOptions.has(option)) this.file(rest(word, equals + 1));
+        // `git blame -SFILE` reads revisions from FILE (and prints a line it cannot read).
+        if (subcommand.value === "blame" && /^-S./.test(word.value)) this.file(rest(word, 2));
+        // `git log -L1,9:FILE`, `-L:name:FILE`: the lines of FILE's history.
+        if (/^-L./.test(word.value)) {
+          const first = word.value.indexOf(":", 2);
+          const last = word.value.lastIndexOf(":");
+          if (first !== -1) this.file(rest(word, first + 1));
+          if (last !== first) this.file(rest(word, last + 1));
+        }
         continue;
       }
       // The word itself too: a file may have a colon in its name.
       this.file(word);
       const colon = objectPathStart(word.value);
       if (colon !== undefined) this.file(rest(word, colon));
+    }
+  }
+
+  /**
+   * `git diff A B` and `git diff A -- B` outside a repository are `git diff --no-index A B`,
+   * which compares two folders whole (see `foldersOutsideRepository`); inside one, git reads
+   * them as revisions and pathspecs.
+   */
+  gitDiffFolders(args: readonly ShellWord[]): void {
+    const operands: ShellWord[] = [];
+    let pathspecs = false;
+    for (const word of args) {
+      if (word.dynamic) return;
+      if (word.value === "--" && !pathspecs) pathspecs = true;
+      else if (pathspecs || !word.value.startsWith("-")) operands.push(word);
+    }
+    if (operands.length !== 2) return;
+    for (const word of operands) {
+      if (unreadable(word) === undefined) this.foldersOutsideRepository.push(word.value);
     }
   }
 
@@ -986,17 +1139,27 @@ class OperandCollector {
 
   operands(rule: OperandRule, args: readonly ShellWord[]): void {
     const files = new Set(rule.fileOptions ?? []);
-    args.forEach((word, i) => {
-      // `sort --files0-from=-`, `du --files0-from -`, `tar -T -`: file names from the input.
-      const v = word.value;
-      const list = /^--files0?-from(=-)?$/.test(v) || v === "-T";
-      if (list && (v.endsWith("=-") || args[i + 1]?.value === "-")) {
-        this.note(`'${v}' reads the names of the files it opens from its input`);
-      }
-    });
     // getopt_long takes any unambiguous prefix: `--fil` is `--file`.
     const long = (given: string, list: readonly string[] | undefined): string | undefined =>
       list?.find((full) => full === given) ?? list?.find((full) => namesLongOption(given, full));
+    // `sort --files0-from=LIST`, `tar -T -`, `file -f LIST`, `md5sum -c SUMS`: the files it opens
+    // are named in a list (a file the model may have written, or the input), not in the text.
+    const lists = rule.listOptions ?? [];
+    for (const word of args) {
+      const v = word.value;
+      if (word.dynamic || v === "--") break;
+      const listed = v.startsWith("--")
+        ? long(v.split("=", 1)[0] ?? v, lists)
+        : /^-[A-Za-z0-9]+$/.test(v)
+          ? lists.find((o) => o.length === 2 && v.slice(1).includes(o.charAt(1)))
+          : undefined;
+      if (listed !== undefined) {
+        const why = `'${listed}' opens the files a list names, which the text does not show`;
+        if (rule.listChanges === true) this.note(why);
+        else this.unknown ??= why;
+        break;
+      }
+    }
     const scriptGiven = args.some((word) => {
       const v = word.value;
       const option = v.startsWith("--") ? v.split("=", 1)[0] : undefined;
@@ -1123,7 +1286,7 @@ export const relativeAfterCd = "a relative path follows a change of directory ('
 
 /**
  * {@link commandFileOperands} with the globs it could not read, whether anything else was
- * unreadable, and what is removed or moved whole.
+ * unreadable, what is removed or moved whole, and what is read whole if it is a folder.
  *
  * @internal
  */
@@ -1137,5 +1300,7 @@ export function commandFileOperandDetails(command: string): CommandFileOperandDe
     globs: Object.freeze([...collector.globs]),
     opaque: collector.opaque,
     removed: Object.freeze([...collector.removed]),
+    folders: Object.freeze([...collector.folders]),
+    foldersOutsideRepository: Object.freeze([...collector.foldersOutsideRepository]),
   });
 }

@@ -156,9 +156,12 @@ export class ShellGrammar extends ShellScanner {
   private parsePipeline(): void {
     let token = this.peek();
     while (isReserved(token, "!", "time")) {
-      this.take();
+      const time = isReserved(this.take(), "time");
       token = this.peek();
       if (token.kind === "word" && token.word.value === "-p") this.take();
+      token = this.peek();
+      // bash's `time -p -- cmd` and `time -- cmd` run cmd (`--` ends time's options).
+      if (time && token.kind === "word" && token.word.value === "--") this.take();
       token = this.peek();
     }
     this.parseCommand();

@@ -136,7 +136,14 @@ describe("commandFileOperands", () => {
     ["date +%Y/%m", []],
     ["df -h /root/x", ["/root/x"]],
     ["df --output /root/x", ["/root/x"]],
-    ["file --files-from=/etc/shadow --magic-file /m", ["/etc/shadow", "/m"]],
+    ["time -- cat .env", [".env"]], // bash's `time --` runs the command after it
+    ["time -p -- head /etc/x", ["/etc/x"]],
+    ["file --magic-file /m README.md", ["/m", "README.md"]],
+    ["whatis -C .env ls", [".env"]], // man-db prints the lines of its config file it cannot read
+    ["apropos --config-file=/etc/x -M ~/man ls", ["/etc/x", "~/man"]],
+    ["git blame -S.env src/a.ts", [".env", "src/a.ts"]], // revisions from a file
+    ["git log -L1,9:.env", [".env"]],
+    ["git log -L:main:src/a.ts", ["main:src/a.ts", "src/a.ts"]],
     ["type -a /root/x ls", ["/root/x"]],
     ["which ./x ~/bin/y", ["./x", "~/bin/y"]],
     ["command -pv /root/x", ["/root/x"]],
@@ -156,6 +163,21 @@ describe("commandFileOperands", () => {
     ["compgen -f /root/", "compgen"],
     ["grep -d recurse KEY .", "folder tree"],
     ["find . -execdir cat x \\;", "directory"],
+    // The files a list names (a file the model may write, or the input).
+    ["file --files-from=/etc/shadow", "list"],
+    ["file -f list.txt", "list"],
+    ["sort --files0-from=list.txt", "list"],
+    ["wc --files0=list.txt", "list"],
+    ["du --files0-from list.txt", "list"],
+    ["md5sum -c SUMS", "list"],
+    ["sha256sum --check SUMS", "list"],
+    ["tar -cf x.tar -T list.txt", "list"],
+    // jq's modules and data files.
+    ['jq -n \'import ".vscode/settings" as $s {search: "."}; $s\'', "imports"],
+    ["jq -n 'include \"x\"; 1'", "imports"],
+    ["jq -n '\"x\" | modulemeta'", "imports"],
+    ["jq -f prog.jq data.json", "imports"],
+    ["jq --from-file prog.jq", "imports"],
   ])("%j cannot be told (%s)", (command, why) => {
     expect(commandFileOperands(command).unknown).toMatch(new RegExp(why));
   });
@@ -236,5 +258,37 @@ describe("commandFileOperandDetails", () => {
       opaque: undefined,
     });
     expect(commandFileOperands("rm *.js")).toEqual({ paths: ["."], unknown: "'*.js' is a glob" });
+    // A list of files to read changes none of them; tar may extract them.
+    expect(commandFileOperandDetails("sort --files0-from=l").opaque).toBeUndefined();
+    expect(commandFileOperandDetails("tar -x -T l -f a.tar").opaque).toMatch(/list/);
+  });
+
+  it("tells the operands read whole when they are folders", () => {
+    expect(commandFileOperandDetails("diff -N . empty").folders).toEqual([".", "empty"]);
+    expect(commandFileOperandDetails("diff --from-file=a b c").folders).toEqual(["a", "b", "c"]);
+    // Outside a repository, two operands are compared as `git diff --no-index` compares them.
+    const outside = (command: string) =>
+      commandFileOperandDetails(command).foldersOutsideRepository;
+    expect(outside("git diff . other")).toEqual([".", "other"]);
+    expect(outside("git diff --stat HEAD~1 HEAD")).toEqual(["HEAD~1", "HEAD"]);
+    expect(outside("git diff HEAD -- src")).toEqual(["HEAD", "src"]);
+    for (const command of ["git diff", "git diff src", "git diff a b -- src", "cat a b"]) {
+      expect(commandFileOperandDetails(command).folders, command).toEqual([]);
+      expect(outside(command), command).toEqual([]);
+    }
+  });
+
+  it.each([
+    ["jq -r '.import' a.json"],
+    ["jq '.include | keys' a.json"],
+    ["jq '.[] | select(.name == \"import\")' a.json"],
+    ["md5sum a.txt"],
+    ["sha256sum -b a.txt"],
+    ["sort -u a.txt"],
+    ["wc -l a.txt"],
+    ["whatis ls"],
+    ["git log -L1,9:src/a.ts"],
+  ])("%j names every file it reads", (command) => {
+    expect(commandFileOperands(command).unknown).toBeUndefined();
   });
 });
