@@ -183,32 +183,33 @@ describe.runIf(onLinux)("an upstream's processes", () => {
     expect(errors.join("\n")).toMatch(/Upstream 's' stopped/);
   }, 20_000);
 
-  it.each([
-    ["SIGHUP"],
-    ["SIGTERM"],
-  ] as const)("end when `aintern mcp` gets %s (its terminal or client went away)", async (signal) => {
-    const dir = await stateDir();
-    const { command, args } = wrapped(dir);
-    const gateway = spawn(
-      process.execPath,
-      cliArgs(
-        "mcp",
-        "--workspace",
-        dir,
-        "--db",
-        "sqlite::memory:",
-        "--upstream",
-        `${command} ${args[0]} "${args[1]}"`,
-      ),
-      { cwd: repoRoot, stdio: ["pipe", "ignore", "ignore"] },
-    );
-    gateways.push(gateway);
-    const exited = new Promise((resolve) => gateway.once("exit", resolve));
-    const tree = await treeOf(dir);
-    gateway.kill(signal);
-    await exited;
-    await expectAllGone(tree);
-  }, 30_000);
+  it.each([["SIGHUP"], ["SIGTERM"]] as const)(
+    "end when `aintern mcp` gets %s (its terminal or client went away)",
+    async (signal) => {
+      const dir = await stateDir();
+      const { command, args } = wrapped(dir);
+      const gateway = spawn(
+        process.execPath,
+        cliArgs(
+          "mcp",
+          "--workspace",
+          dir,
+          "--db",
+          "sqlite::memory:",
+          "--upstream",
+          `${command} ${args[0]} "${args[1]}"`,
+        ),
+        { cwd: repoRoot, stdio: ["pipe", "ignore", "ignore"] },
+      );
+      gateways.push(gateway);
+      const exited = new Promise((resolve) => gateway.once("exit", resolve));
+      const tree = await treeOf(dir);
+      gateway.kill(signal);
+      await exited;
+      await expectAllGone(tree);
+    },
+    30_000,
+  );
 
   it("end when `aintern mcp` ends with its client's stdin", async () => {
     const dir = await stateDir();
