@@ -39,7 +39,6 @@ export interface DisplayTextOptions {
  * joiner, variation selectors, Mongolian free variation selectors), and the braille blank.
  */
 export const hiddenCharacters: RegExp =
-  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each one is matched alone, to be escaped
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800\p{Co}]/u;
 
 /**
