@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { PATTERN_TIME_LIMIT_MS, timeLimitedTest } from "./time-limited-reg-exp.js";
 
 /** What Ajv needs of a compiled `pattern`. */
 export interface PatternMatcher {
@@ -15,11 +16,10 @@ export interface PatternMatcher {
 export const MAX_PATTERN_TEXT_LENGTH = 100_000;
 
 /**
- * For a pattern only JavaScript's engine can run (lookaround, backreferences), the longest text
- * it is run against: such a pattern may backtrack exponentially (`^(?=a)(a+)+$`, 25 characters
- * took 1.4 s; `^(?!b)(a|aa)*$`, 40 characters took 11 s), and a model chooses the text. Telling
- * the patterns that backtrack from the ones that do not is not done: a test for nested repeats
- * missed `((a+))+`, alternations (`(a|a)*`) and polynomial runs (`a*a*a*b`).
+ * For a pattern only JavaScript's engine can run (lookaround, backreferences), when no thread
+ * can be started to run it under a time limit (see {@link timeLimitedTest}), the longest text it
+ * is run against: such a pattern may backtrack exponentially (`^(?=a)(a+)+$`, 25 characters took
+ * 1.4 s), and a model chooses the text. This bounds base-2 blow-ups only.
  */
 const MAX_BACKTRACKING_TEXT_LENGTH = 24;
 
@@ -30,8 +30,11 @@ const MAX_BACKTRACKING_TEXT_LENGTH = 24;
  * takes about 2^30 steps in JavaScript's engine; RE2 does not backtrack). A pattern means what
  * it means in JavaScript, as JSON Schema says: one JavaScript does not accept is refused (the
  * schema is invalid), and what RE2 reads otherwise is written out in JavaScript's meaning first
- * (see {@link toRe2Syntax}). A pattern RE2 cannot run (lookaround, backreferences) runs on
- * JavaScript's engine; if it also nests repeats, only against short texts. No text longer than
+ * (see {@link toRe2Syntax}); leading lookaheads run as RE2 parts (see {@link leadingLookaheads}).
+ * A pattern RE2 cannot run otherwise (other lookaround, backreferences) runs on JavaScript's
+ * engine on a thread of its own, given up as no match after {@link PATTERN_TIME_LIMIT_MS}: no
+ * test of which patterns backtrack is sound (one for nested repeats missed `((a+))+`, `(a|aa)*`
+ * and `a*a*a*b`), and no length limit bounds `(a|a|a|a)*`. No text longer than
  * {@link MAX_PATTERN_TEXT_LENGTH} matches.
  *
  * Matching is a search, as JSON Schema says (`pattern` is not anchored).
@@ -48,10 +51,15 @@ export function linearTimeRegExp(pattern: string, flags: string): PatternMatcher
       negated,
     }));
   } catch {
-    const limit = MAX_BACKTRACKING_TEXT_LENGTH;
     return {
-      test: (text) => text.length <= limit && native.test(text),
-      toString: () => `/${pattern}/${flags} (JavaScript, texts up to ${limit})`,
+      test: (text) => {
+        if (text.length > MAX_PATTERN_TEXT_LENGTH) return false;
+        return (
+          timeLimitedTest(pattern, flags, text) ??
+          (text.length <= MAX_BACKTRACKING_TEXT_LENGTH && native.test(text))
+        );
+      },
+      toString: () => `/${pattern}/${flags} (JavaScript, ${PATTERN_TIME_LIMIT_MS} ms a text)`,
     };
   }
   return {
