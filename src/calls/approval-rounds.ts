@@ -22,6 +22,13 @@ export interface ApprovalRoundsConfig {
   readonly timeoutMs: number;
   readonly maxRounds: number;
   readonly approver: string | undefined;
+  /**
+   * The tool the registry holds under an id now. With it, an approval given after the tool was
+   * replaced or removed while it was asked about (an upstream's `list_changed` during the
+   * prompt) is refused: the person approved the tool as it was shown, and a grant remembered
+   * after the change's revocation would cover the new definition.
+   */
+  readonly currentTool?: (toolId: string) => Tool | undefined;
 }
 
 /** One call to decide on. */
@@ -127,6 +134,16 @@ export class ApprovalRounds {
       // It answered what was shown (maybe an edit), checked above; from here it is bound to the
       // original request, which the lifecycle holds.
       if (!decision.approved) return decided(decision.bindTo(request), request, answeredBy);
+      const currentTool = this.#config.currentTool;
+      if (currentTool !== undefined && currentTool(tool.id) !== tool) {
+        return decided(
+          ApprovalDecision.deny(
+            `Approval refused: tool '${tool.id}' changed while it was asked about (its definition was replaced or removed); call it again to be asked about it as it is now`,
+          ).bindTo(request),
+          request,
+          "rule",
+        );
+      }
 
       const edited = decision.modifiedParameters;
       if (edited === undefined && shown === request) {

@@ -230,6 +230,7 @@ export class ToolCallProcessor {
       timeoutMs: config.approvalTimeoutMs ?? 300_000,
       maxRounds: config.maxApprovalRounds ?? 3,
       approver: config.approver,
+      currentTool: (toolId) => this.executor.registry.getTool(toolId),
     });
   }
 

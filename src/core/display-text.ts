@@ -34,26 +34,36 @@ export interface DisplayTextOptions {
  * line or hide text, CR returns over it, backspace rubs it out), format characters (`\p{Cf}`:
  * bidirectional controls, zero-width space and joiners, soft hyphen, BOM, tag characters), the
  * line and paragraph separators, spaces other than U+0020, lone surrogates, unassigned code
- * points, private-use characters (a font may draw them as anything), and letters and marks that
- * draw nothing (Hangul fillers, the braille blank, combining grapheme joiner, variation
- * selectors).
+ * points, private-use characters (a font may draw them as anything), letters and marks that
+ * draw nothing (Unicode's default-ignorable code points: Hangul fillers, combining grapheme
+ * joiner, variation selectors, Mongolian free variation selectors), and the braille blank.
  */
 export const hiddenCharacters: RegExp =
-  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each one is matched alone, to be escaped
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\u2800\p{Co}\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800\p{Co}]/u;
+
+/**
+ * A combining mark after {@link maxStackedMarks} others in a row: a stack of them (`Z̸̢̛̗͓...`)
+ * is drawn above and below the line, over the text of the lines around it. Text people write
+ * rarely puts more on one letter; the rest of a longer stack is shown escaped.
+ */
+const maxStackedMarks = 4;
+const stackedMark = `(?<=\\p{M}{${maxStackedMarks}})\\p{M}`;
 
 /** A run of spaces this long or longer is shown by its length: it could push text out of view. */
 const longSpaceRun = 8;
 
 /** What is shown otherwise: a long run of spaces, a backslash, a hidden character. */
-const pieceOf = new RegExp(` {${longSpaceRun},}|\\\\|${hiddenCharacters.source}`, "gu");
+const pieceOf = new RegExp(
+  ` {${longSpaceRun},}|\\\\|${hiddenCharacters.source}|${stackedMark}`,
+  "gu",
+);
 
 /**
  * The same in JSON text ({@link DisplayTextOptions.keepBackslashes}): a JSON escape instead of a
  * backslash, kept as it is but never cut in two.
  */
 const pieceOfJson = new RegExp(
-  ` {${longSpaceRun},}|\\\\(?:u[0-9a-fA-F]{4}|["\\\\/bfnrt])|${hiddenCharacters.source}`,
+  ` {${longSpaceRun},}|\\\\(?:u[0-9a-fA-F]{4}|["\\\\/bfnrt])|${hiddenCharacters.source}|${stackedMark}`,
   "gu",
 );
 

@@ -92,7 +92,8 @@ export async function importMcpTools(
     const listed = entry as ListedMcpTool;
     if (include !== undefined && !include.has(listed.name)) continue;
     const id = toolIdFor(`${options.prefix ?? ""}${listed.name}`, ids);
-    ids.add(id);
+    // Ids are case-insensitive (the registry's, the grants'): `read` after `Read` is `read_2`.
+    ids.add(id.toLowerCase());
     imported.push(
       mcpTool(client, listed, id, options, risk.get(listed.name) ?? options.defaultRisk),
     );
@@ -129,7 +130,8 @@ export function listedToolProblem(entry: unknown): string | undefined {
 
 /**
  * An aintern tool id for an upstream tool (1-64 of letters, digits, `-`, `_`): other characters
- * become `_`, and a clash gets `_2`, `_3`, ... The tool still calls the upstream by its own name.
+ * become `_`, and a clash (`taken` holds lowercased ids: ids are case-insensitive) gets `_2`,
+ * `_3`, ... The tool still calls the upstream by its own name.
  */
 export function toolIdFor(wanted: string, taken: ReadonlySet<string> = new Set()): string {
   let base = wanted
@@ -138,7 +140,9 @@ export function toolIdFor(wanted: string, taken: ReadonlySet<string> = new Set()
     .slice(0, 64);
   if (base === "") base = "tool";
   let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base.slice(0, 64 - `_${n}`.length)}_${n}`;
+  for (let n = 2; taken.has(id.toLowerCase()); n++) {
+    id = `${base.slice(0, 64 - `_${n}`.length)}_${n}`;
+  }
   return id;
 }
 
@@ -153,7 +157,10 @@ function mcpTool(
   const riskLevel = riskOverride ?? riskFromAnnotations(annotations);
   // A tool that says it is both read-only and destructive is taken at its worse word.
   const readOnly = annotations?.readOnlyHint === true && annotations.destructiveHint !== true;
-  const tags = [...(options.tags ?? ["mcp"])];
+  // The name the upstream is called by: a tag, so a definition's fingerprint (upstream tool
+  // sets compare them) changes when the same id comes to call another upstream tool (`read.file`
+  // and `read_file` make one id; a clash's `_2` follows the listing's order).
+  const tags = [...(options.tags ?? ["mcp"]), `upstream-tool:${listed.name}`];
   if (readOnly) tags.push("read-only");
   if (annotations?.destructiveHint === true) tags.push("destructive");
   if (annotations?.idempotentHint === true) tags.push("idempotent");

@@ -47,9 +47,13 @@ export interface UpstreamToolSetConfig {
  */
 export class UpstreamToolSet {
   readonly #config: UpstreamToolSetConfig;
-  /** The ids this set registered now, with their definitions' fingerprints. */
-  readonly #current = new Map<string, string>();
-  /** Every definition seen per id, also of tools removed since (one may come back changed). */
+  /**
+   * The tools this set registered now, by lowercased id (the registry's and the grants' ids are
+   * case-insensitive: `Read` relisted as `read` is the same tool, changed), with their ids and
+   * definitions' fingerprints.
+   */
+  readonly #current = new Map<string, { readonly id: string; readonly fingerprint: string }>();
+  /** Every definition seen per lowercased id, also of tools removed since (one may come back changed). */
   readonly #seen = new Map<string, string>();
 
   constructor(config: UpstreamToolSetConfig) {
@@ -58,23 +62,34 @@ export class UpstreamToolSet {
 
   /** The ids of the tools this set has registered. */
   get toolIds(): readonly string[] {
-    return [...this.#current.keys()];
+    return [...this.#current.values()].map((entry) => entry.id);
   }
 
   /** Makes the registry hold `tools` for this upstream (see the class). */
   async update(tools: readonly Tool[]): Promise<void> {
     const { registry } = this.#config;
     const listed = new Set(tools.map((t) => t.id.toLowerCase()));
-    for (const id of [...this.#current.keys()]) {
-      if (listed.has(id.toLowerCase())) continue;
-      this.#current.delete(id);
+    for (const [key, { id }] of [...this.#current]) {
+      if (listed.has(key)) continue;
+      this.#current.delete(key);
       registry.unregisterTool(id);
     }
+    /** The ids of this listing handled so far: a second tool under one is left out. */
+    const handled = new Set<string>();
     for (const tool of tools) {
+      const key = tool.id.toLowerCase();
+      if (handled.has(key)) {
+        // Listed twice (maybe with two definitions): the first is the tool, as the registry
+        // would have it; the second must not replace it, nor have it compared with the first.
+        this.#tell(`tool '${tool.id}' left out: the listing has another tool with its id`);
+        continue;
+      }
+      handled.add(key);
       const fingerprint = fingerprintOf(tool);
-      const before = this.#seen.get(tool.id);
-      const ours = this.#current.has(tool.id);
-      if (ours && before === fingerprint) continue;
+      const before = this.#seen.get(key);
+      const current = this.#current.get(key);
+      const ours = current !== undefined;
+      if (current?.id === tool.id && before === fingerprint) continue;
       if (before === undefined && registry.hasTool(tool.id)) {
         // Another tool holds the id: this one is refused, and neither compared nor remembered
         // (the recorded definition and the grants are the other tool's).
@@ -90,16 +105,16 @@ export class UpstreamToolSet {
           await this.#record(tool, fingerprint);
         }
       }
-      this.#seen.set(tool.id, fingerprint);
+      this.#seen.set(key, fingerprint);
       const problem = this.#register(tool, ours);
       if (problem === undefined) {
-        this.#current.set(tool.id, fingerprint);
+        this.#current.set(key, { id: tool.id, fingerprint });
         continue;
       }
       if (ours) {
         // Its new definition is refused: the old one must not go on being served.
         registry.unregisterTool(tool.id);
-        this.#current.delete(tool.id);
+        this.#current.delete(key);
       }
       this.#tell(`tool '${tool.id}' left out: ${problem}`);
     }

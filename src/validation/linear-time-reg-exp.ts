@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { PATTERN_TIME_LIMIT_MS, timeLimitedTest } from "./time-limited-reg-exp.js";
 
 /** What Ajv needs of a compiled `pattern`. */
 export interface PatternMatcher {
@@ -15,14 +16,12 @@ export interface PatternMatcher {
 export const MAX_PATTERN_TEXT_LENGTH = 100_000;
 
 /**
- * For a pattern only JavaScript's engine can run (lookaround, backreferences) that also nests
- * repeats (`^(?=a)(a+)+$`), the longest text it is run against: such a pattern backtracks
- * exponentially (25 characters took 1.4 s), and a model chooses the text.
+ * For a pattern only JavaScript's engine can run (lookaround, backreferences), when no thread
+ * can be started to run it under a time limit (see {@link timeLimitedTest}), the longest text it
+ * is run against: such a pattern may backtrack exponentially (`^(?=a)(a+)+$`, 25 characters took
+ * 1.4 s), and a model chooses the text. This bounds base-2 blow-ups only.
  */
 const MAX_BACKTRACKING_TEXT_LENGTH = 24;
-
-/** A repeat of a group that itself repeats: `(a+)+`, `(\w*\s?)*`, `(x{2,})+`. */
-const nestedRepeat = /\([^()]*(?:[+*]|\{\d+,?\d*\})[^()]*\)(?:[+*]|\{\d+,?\d*\})/;
 
 /**
  * Ajv's regular-expression engine for schema `pattern` and `patternProperties`: RE2 (the
@@ -31,8 +30,11 @@ const nestedRepeat = /\([^()]*(?:[+*]|\{\d+,?\d*\})[^()]*\)(?:[+*]|\{\d+,?\d*\})
  * takes about 2^30 steps in JavaScript's engine; RE2 does not backtrack). A pattern means what
  * it means in JavaScript, as JSON Schema says: one JavaScript does not accept is refused (the
  * schema is invalid), and what RE2 reads otherwise is written out in JavaScript's meaning first
- * (see {@link toRe2Syntax}). A pattern RE2 cannot run (lookaround, backreferences) runs on
- * JavaScript's engine; if it also nests repeats, only against short texts. No text longer than
+ * (see {@link toRe2Syntax}); leading lookaheads run as RE2 parts (see {@link leadingLookaheads}).
+ * A pattern RE2 cannot run otherwise (other lookaround, backreferences) runs on JavaScript's
+ * engine on a thread of its own, given up as no match after {@link PATTERN_TIME_LIMIT_MS}: no
+ * test of which patterns backtrack is sound (one for nested repeats missed `((a+))+`, `(a|aa)*`
+ * and `a*a*a*b`), and no length limit bounds `(a|a|a|a)*`. No text longer than
  * {@link MAX_PATTERN_TEXT_LENGTH} matches.
  *
  * Matching is a search, as JSON Schema says (`pattern` is not anchored).
@@ -40,22 +42,30 @@ const nestedRepeat = /\([^()]*(?:[+*]|\{\d+,?\d*\})[^()]*\)(?:[+*]|\{\d+,?\d*\})
 export function linearTimeRegExp(pattern: string, flags: string): PatternMatcher {
   // Throws on a pattern JavaScript refuses: RE2 would give it a meaning of its own.
   const native = new RegExp(pattern, flags);
-  let compiled: RE2JS;
+  let parts: { readonly regExp: RE2JS; readonly negated: boolean }[];
   try {
     // Flags other than `u` (Ajv gives no others) have no translation here: JavaScript runs them.
     if (/[^u]/.test(flags)) throw new NoRe2Equivalent();
-    compiled = RE2JS.compile(toRe2Syntax(pattern));
+    parts = leadingLookaheads(pattern).map(({ source, negated }) => ({
+      regExp: RE2JS.compile(toRe2Syntax(source)),
+      negated,
+    }));
   } catch {
-    const limit = nestedRepeat.test(pattern)
-      ? MAX_BACKTRACKING_TEXT_LENGTH
-      : MAX_PATTERN_TEXT_LENGTH;
     return {
-      test: (text) => text.length <= limit && native.test(text),
-      toString: () => `/${pattern}/${flags} (JavaScript, texts up to ${limit})`,
+      test: (text) => {
+        if (text.length > MAX_PATTERN_TEXT_LENGTH) return false;
+        return (
+          timeLimitedTest(pattern, flags, text) ??
+          (text.length <= MAX_BACKTRACKING_TEXT_LENGTH && native.test(text))
+        );
+      },
+      toString: () => `/${pattern}/${flags} (JavaScript, ${PATTERN_TIME_LIMIT_MS} ms a text)`,
     };
   }
   return {
-    test: (text) => text.length <= MAX_PATTERN_TEXT_LENGTH && compiled.matcher(text).find(),
+    test: (text) =>
+      text.length <= MAX_PATTERN_TEXT_LENGTH &&
+      parts.every(({ regExp, negated }) => regExp.matcher(text).find() !== negated),
     toString: () => `/${pattern}/${flags} (RE2)`,
   };
 }
@@ -73,9 +83,62 @@ const jsDot = "[^\\n\\r\\x{2028}\\x{2029}]";
 class NoRe2Equivalent extends Error {}
 
 /**
+ * `pattern` as a conjunction RE2 can run: `^(?=A)(?!B)R` (a length cap, a password rule) matches
+ * exactly when `^(?:A)` matches, `^(?:B)` does not, and `^R` matches, since `^` pins each to the
+ * start of the text (Ajv gives no `m` flag). A pattern of another shape is one positive part.
+ * The parts are not checked here: RE2 refuses a lookaround left inside one.
+ */
+function leadingLookaheads(pattern: string): { source: string; negated: boolean }[] {
+  if (!/^\^\(\?[=!]/.test(pattern) || hasTopLevelAlternation(pattern)) {
+    return [{ source: pattern, negated: false }];
+  }
+  const parts: { source: string; negated: boolean }[] = [];
+  let i = 1;
+  while (pattern.startsWith("(?=", i) || pattern.startsWith("(?!", i)) {
+    const end = closingParen(pattern, i);
+    parts.push({ source: `^(?:${pattern.slice(i + 3, end)})`, negated: pattern[i + 2] === "!" });
+    i = end + 1;
+  }
+  parts.push({ source: `^${pattern.slice(i)}`, negated: false });
+  return parts;
+}
+
+/** Where the group opened at `open` closes (escapes and classes skipped; the pattern is valid). */
+function closingParen(pattern: string, open: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let i = open; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i;
+  }
+  throw new NoRe2Equivalent();
+}
+
+/** Whether `pattern` has a `|` outside every group and class (`^(?=a)b|c` is `(^(?=a)b)|c`). */
+function hasTopLevelAlternation(pattern: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) return true;
+  }
+  return false;
+}
+
+/**
  * `pattern` in RE2's syntax with JavaScript's meaning where the two read the same text
  * differently:
- * - `\uXXXX` and `\u{X}` become RE2's `\x{X}`;
+ * - `\uXXXX` and `\u{X}` become RE2's `\x{X}`, a `\uD83D\uDE00` pair the one code point it
+ *   stands for; `\cJ` and `[\b]` (backspace) the code points they stand for;
  * - `\s` and `\S` become JavaScript's white space (RE2's is ASCII only: U+00A0, U+2028 or U+FEFF
  *   would pass a `^\S+$` meant to refuse white space), inside a class too (`[^\s]`, and
  *   `[a\S]` as `(?:[^space]|[a])`);
@@ -97,14 +160,30 @@ function toRe2Syntax(pattern: string): string {
     if (c === "\\") {
       const next = pattern[i + 1];
       i++;
-      const braced = next === "u" ? /^\{([0-9A-Fa-f]{1,6})\}/.exec(pattern.slice(i + 1)) : null;
+      const braced = next === "u" ? /^\{([0-9A-Fa-f]+)\}/.exec(pattern.slice(i + 1)) : null;
       const plain = next === "u" ? /^[0-9A-Fa-f]{4}/.exec(pattern.slice(i + 1)) : null;
+      // JavaScript reads `\uD83D\uDE00` (the four-digit forms only) as the one code point U+1F600.
+      const pair =
+        plain !== null ? /^\\u([Dd][C-Fc-f][0-9A-Fa-f]{2})/.exec(pattern.slice(i + 5)) : null;
+      const control = next === "c" ? /^[A-Za-z]/.exec(pattern.slice(i + 1)) : null;
       if (braced !== null) {
-        piece = `\\x{${braced[1]}}`;
+        piece = `\\x{${Number.parseInt(braced[1] as string, 16).toString(16)}}`;
         i += braced[0].length;
+      } else if (pair !== null && /^[Dd][89ABab]/.test(plain?.[0] ?? "")) {
+        const high = Number.parseInt(plain?.[0] as string, 16);
+        const low = Number.parseInt(pair[1] as string, 16);
+        piece = `\\x{${((high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000).toString(16)}}`;
+        i += 4 + pair[0].length;
       } else if (plain !== null) {
         piece = `\\x{${plain[0]}}`;
         i += 4;
+      } else if (control !== null) {
+        // `\cJ` is U+000A; RE2 has no `\c`.
+        piece = `\\x{${((control[0].codePointAt(0) as number) % 32).toString(16)}}`;
+        i += 1;
+      } else if (next === "b" && members !== undefined) {
+        // `[\b]` is a backspace in JavaScript; RE2 refuses it.
+        piece = "\\x{8}";
       } else if (next === "s") {
         piece = members === undefined ? `[${jsSpace}]` : jsSpace;
       } else if (next === "S" && members !== undefined) {

@@ -135,3 +135,33 @@ describe("displayText: blanks that are not spaces", () => {
     expect(displayText("a\ue000b")).toBe("a\\ue000b");
   });
 });
+
+describe("displayText: marks that draw nothing, or over other lines", () => {
+  it("escapes Mongolian free variation selectors, which draw nothing (rm, U+180B, -rf reads as rm -rf)", () => {
+    expect(displayText("rm\u180b\u180c\u180d\u180f -rf")).toBe(
+      "rm\\u180b\\u180c\\u180d\\u180f -rf",
+    );
+    expect(displayText("rm\u180b -rf")).not.toBe(displayText("rm -rf"));
+  });
+
+  it("escapes every default-ignorable code point, whatever its category", () => {
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const character = String.fromCodePoint(code);
+      if (/\p{Default_Ignorable_Code_Point}/u.test(character)) {
+        expect([code, displayText(`a${character}b`)]).not.toEqual([code, `a${character}b`]);
+      }
+    }
+  });
+
+  it("escapes a combining mark past the fourth on one letter, so a stack cannot cover other lines", () => {
+    expect(displayText("e\u0301\u0302")).toBe("e\u0301\u0302");
+    const stack = `rm -rf ~ #${"\u0489".repeat(200)}`;
+    const shown = displayText(stack, { maxLength: 2_000 });
+    expect(shown.startsWith(`rm -rf ~ #${"\u0489".repeat(4)}\\u0489`)).toBe(true);
+    expect(shown.match(/\p{M}/gu)).toHaveLength(4);
+    const json = displayText(JSON.stringify({ v: stack }), { keepBackslashes: true });
+    expect(json.match(/\p{M}/gu)).toHaveLength(4);
+    expect(JSON.parse(json)).toEqual({ v: stack });
+  });
+});

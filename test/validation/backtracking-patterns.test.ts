@@ -53,11 +53,11 @@ describe("linearTimeRegExp", () => {
     expect(linearTimeRegExp("\\p{L}+", "u").test("été")).toBe(true);
   });
 
-  it("runs a pattern RE2 cannot (lookahead, backreference) on JavaScript's engine", () => {
-    const lookahead = linearTimeRegExp("^(?=.*[0-9])[a-z0-9]+$", "u");
-    expect(String(lookahead)).toContain("JavaScript");
-    expect(lookahead.test("abc1")).toBe(true);
-    expect(lookahead.test("abc")).toBe(false);
+  it("runs a pattern RE2 cannot (lookbehind, backreference) on JavaScript's engine", () => {
+    const lookbehind = linearTimeRegExp("^[a-z0-9-]+(?<!-)$", "u");
+    expect(String(lookbehind)).toContain("JavaScript");
+    expect(lookbehind.test("abc1")).toBe(true);
+    expect(lookbehind.test("abc-")).toBe(false);
     expect(linearTimeRegExp("^(a)\\1$", "u").test("aa")).toBe(true);
   });
 
@@ -164,5 +164,208 @@ describe("linearTimeRegExp keeps JavaScript's meaning", () => {
       { type: "object", properties: { name: { type: "string", pattern: "(?P<n>a)" } } },
     );
     expect(result.isValid).toBe(false);
+  });
+});
+
+describe("linearTimeRegExp: patterns RE2 read otherwise, and lookaheads", () => {
+  // Each pattern is valid JavaScript (the `u` flag); RE2 read it differently or, run on
+  // JavaScript's engine against long texts, it could stall the process.
+  it("reads a \\uD83D\\uDE00 escape pair as the one code point JavaScript does", () => {
+    for (const pattern of [
+      "^\\uD83D\\uDE00$",
+      "^[\\uD83D\\uDE00-\\uD83D\\uDE4F]+$",
+      "^[^\\uD83D\\uDE00]$",
+      "^\\uD83D\\uDE00{2}$",
+      "^\\u{D83D}\\u{DE00}$",
+    ]) {
+      const native = new RegExp(pattern, "u");
+      const matcher = linearTimeRegExp(pattern, "u");
+      expect(String(matcher)).toContain("(RE2)");
+      for (const text of ["😀", "😀😀", "😁", "\ud83d", "\ude00", "\ud83d\ude00\ude00", "a"]) {
+        expect([pattern, text, matcher.test(text)]).toEqual([pattern, text, native.test(text)]);
+      }
+    }
+  });
+
+  it("reads \\cJ, [\\b] and a long \\u{...} as JavaScript does, on RE2", () => {
+    for (const [pattern, yes, no] of [
+      ["^\\cJ$", "\n", "c"],
+      ["^[\\b]$", "\b", "b"],
+      ["^\\u{00000041}$", "A", "u"],
+    ] as const) {
+      const matcher = linearTimeRegExp(pattern, "u");
+      expect(String(matcher)).toContain("(RE2)");
+      expect([pattern, matcher.test(yes), matcher.test(no)]).toEqual([pattern, true, false]);
+    }
+  });
+
+  it("runs leading lookaheads on RE2, in linear time, with their meaning", () => {
+    for (const pattern of [
+      "^(?=a)((a+))+$",
+      "^(?!b)(a|aa)*$",
+      "^(?=.{1,64}$)(([a-z0-9]+)[-.]?)*$",
+      "^(?=.*[0-9])(?!.*--)[a-z0-9-]+$",
+    ]) {
+      const matcher = linearTimeRegExp(pattern, "u");
+      expect(String(matcher)).toContain("(RE2)");
+      const started = performance.now();
+      expect(matcher.test(`${"a".repeat(45)}!`)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(500);
+    }
+    const rule = linearTimeRegExp("^(?=.*[0-9])(?!.*--)[a-z0-9-]+$", "u");
+    expect(rule.test(`${"a".repeat(1000)}1`)).toBe(true);
+    expect(rule.test("a--1")).toBe(false);
+    expect(rule.test("abc")).toBe(false);
+    // `^(?=a)b|c` is `(^(?=a)b)|c`: not split.
+    expect(linearTimeRegExp("^(?=a)b|c", "u").test("xc")).toBe(true);
+  });
+
+  it("gives up on any other pattern JavaScript must run after a short time, as no match", () => {
+    // None of these nests a repeat in a group of its own; each backtracks for seconds or more,
+    // and no length limit bounds the last one (14 characters took 10 s).
+    for (const [pattern, text] of [
+      ["(?<!b)((a+))+$", `${"a".repeat(40)}!`],
+      ["(?<!b)(a|aa)*$", `${"a".repeat(40)}!`],
+      ["(a)\\1*a*a*b", "a".repeat(5_000)],
+      ["(?<!x)(a|a|a|a)*$", `${"a".repeat(30)}!`],
+    ] as const) {
+      const matcher = linearTimeRegExp(pattern, "u");
+      expect(String(matcher)).toContain("JavaScript");
+      const started = performance.now();
+      expect(matcher.test(text)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+    // A long text that does not backtrack is judged.
+    const slug = linearTimeRegExp("^[a-z0-9-]+(?<!-)$", "u");
+    expect(slug.test(`${"a".repeat(10_000)}b`)).toBe(true);
+    expect(slug.test(`${"a".repeat(10_000)}-`)).toBe(false);
+    expect(linearTimeRegExp("(?<!x)(a|a|a|a)*$", "u").test("aaa")).toBe(true);
+  });
+
+  it("agrees with JavaScript's engine on generated patterns and texts", () => {
+    const atoms = [
+      "a",
+      "k",
+      "é",
+      ".",
+      "\\s",
+      "\\S",
+      "\\w",
+      "\\W",
+      "\\d",
+      "\\b",
+      // `\\B` is left out: see the test after this one.
+      "^",
+      "$",
+      "[^]",
+      "[]",
+      "[a-z]",
+      "[^a-z]",
+      "[\\s\\S]",
+      "[a\\S]",
+      "[^\\s]",
+      "[\\w-]",
+      "\\u0041",
+      "\\u{1F600}",
+      "\\uD83D\\uDE00",
+      "[\\uD83D\\uDE00-\\uD83D\\uDE4F]",
+      "\\p{L}",
+      "\\P{L}",
+      "[^\\p{L}]",
+      "\\0",
+      "\\x41",
+      "\\n",
+      "\\r",
+      "\\v",
+      "(?:a|)",
+      "\\u2028",
+      "[.]",
+      "[\\b]",
+      "\\cJ",
+      "[\\uD800-\\uDFFF]",
+      "\\uD800",
+      "\\ud83d",
+      "\\ude00",
+      "[😀-😂]",
+      "😀",
+      "[\\]]",
+      "[[]",
+      "\\p{Cs}",
+      "(?=a)",
+      "(?!a)",
+      "(a)\\1",
+    ];
+    const quantifiers = ["", "", "*", "+", "?", "{2}", "{1,3}", "*?", "{0}"];
+    const alphabet = [
+      "a",
+      "k",
+      "K",
+      "\u212a",
+      "\u017f",
+      "é",
+      "e\u0301",
+      "1",
+      " ",
+      "\t",
+      "\n",
+      "\r",
+      "\v",
+      "\0",
+      "\b",
+      "\u2028",
+      "\u00a0",
+      "\ufeff",
+      "😀",
+      "😁",
+      "\ud83d",
+      "\ude00",
+      "\ud800",
+      "\ufffd",
+      "-",
+      "]",
+      "[",
+      "A",
+      "\u{10FFFF}",
+    ];
+    let seed = 0x2545f491;
+    const next = (n: number) => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const pick = (list: readonly string[]) => list[next(list.length)] as string;
+    for (let k = 0; k < 3_000; k++) {
+      let pattern = "";
+      for (let i = 0; i <= next(3); i++) pattern += pick(atoms) + pick(quantifiers);
+      if (next(2) === 0)
+        pattern = `^(?${pick(["=", "!"])}${pick(atoms)}${pick(quantifiers)})${pattern}`;
+      if (next(2) === 0) pattern += "$";
+      let native: RegExp;
+      try {
+        native = new RegExp(pattern, "u");
+      } catch {
+        expect(() => linearTimeRegExp(pattern, "u")).toThrow(SyntaxError);
+        continue;
+      }
+      const matcher = linearTimeRegExp(pattern, "u");
+      for (let t = 0; t < 20; t++) {
+        let text = "";
+        for (let i = next(5); i > 0; i--) text += pick(alphabet);
+        expect([pattern, text, matcher.test(text)]).toEqual([pattern, text, native.test(text)]);
+      }
+    }
+  });
+});
+
+describe("linearTimeRegExp: where Node's engine departs from ECMA-262", () => {
+  it("finds no \\B inside a surrogate pair, as the standard says and V8 does not", () => {
+    // ECMA-262 searches a `u` pattern from code point to code point (AdvanceStringIndex); V8
+    // (Node 20) also tries the middle of a surrogate pair, where it finds a \B. RE2 keeps the
+    // standard's meaning.
+    const notBoundary = linearTimeRegExp("\\B", "u");
+    expect(notBoundary.test("a😀b")).toBe(false);
+    expect(notBoundary.test("ab")).toBe(true);
+    expect(notBoundary.test("😀")).toBe(true);
   });
 });
