@@ -183,35 +183,12 @@ describe.runIf(onLinux)("an upstream's processes", () => {
     expect(errors.join("\n")).toMatch(/Upstream 's' stopped/);
   }, 20_000);
 
-  it.each([["SIGHUP"], ["SIGTERM"]] as const)(
-    "end when `aintern mcp` gets %s (its terminal or client went away)",
-    async (signal) => {
-      const dir = await stateDir();
-      const { command, args } = wrapped(dir);
-      const gateway = spawn(
-        process.execPath,
-        cliArgs(
-          "mcp",
-          "--workspace",
-          dir,
-          "--db",
-          "sqlite::memory:",
-          "--upstream",
-          `${command} ${args[0]} "${args[1]}"`,
-        ),
-        { cwd: repoRoot, stdio: ["pipe", "ignore", "ignore"] },
-      );
-      gateways.push(gateway);
-      const exited = new Promise((resolve) => gateway.once("exit", resolve));
-      const tree = await treeOf(dir);
-      gateway.kill(signal);
-      await exited;
-      await expectAllGone(tree);
-    },
-    30_000,
-  );
-
-  it("end when `aintern mcp` ends with its client's stdin", async () => {
+  /** `aintern mcp` over a wrapped stubborn upstream; resolves once the upstream's tree is up. */
+  async function gatewayWithUpstream(): Promise<{
+    gateway: ChildProcess;
+    exited: Promise<unknown>;
+    tree: Awaited<ReturnType<typeof treeOf>>;
+  }> {
     const dir = await stateDir();
     const { command, args } = wrapped(dir);
     const gateway = spawn(
@@ -229,7 +206,22 @@ describe.runIf(onLinux)("an upstream's processes", () => {
     );
     gateways.push(gateway);
     const exited = new Promise((resolve) => gateway.once("exit", resolve));
-    const tree = await treeOf(dir);
+    return { gateway, exited, tree: await treeOf(dir) };
+  }
+
+  it.each([["SIGHUP"], ["SIGTERM"]] as const)(
+    "end when `aintern mcp` gets %s (its terminal or client went away)",
+    async (signal) => {
+      const { gateway, exited, tree } = await gatewayWithUpstream();
+      gateway.kill(signal);
+      await exited;
+      await expectAllGone(tree);
+    },
+    30_000,
+  );
+
+  it("end when `aintern mcp` ends with its client's stdin", async () => {
+    const { gateway, exited, tree } = await gatewayWithUpstream();
     gateway.stdin?.end();
     await exited;
     await expectAllGone(tree);
