@@ -52,20 +52,22 @@ const stackedMark = `(?<=\\p{M}{${maxStackedMarks}})\\p{M}`;
 /** A run of spaces this long or longer is shown by its length: it could push text out of view. */
 const longSpaceRun = 8;
 
-/** What is shown otherwise: a long run of spaces, a backslash, a hidden character. */
-const pieceOf = new RegExp(
-  ` {${longSpaceRun},}|\\\\|${hiddenCharacters.source}|${stackedMark}`,
-  "gu",
-);
+/** What is shown otherwise: a long run of spaces, `backslash`, a hidden character, a stacked mark. */
+function piecePattern(backslash: string): RegExp {
+  return new RegExp(
+    ` {${longSpaceRun},}|${backslash}|${hiddenCharacters.source}|${stackedMark}`,
+    "gu",
+  );
+}
+
+/** The pieces of text to escape: a backslash among them. */
+const pieceOf = piecePattern("\\\\");
 
 /**
  * The same in JSON text ({@link DisplayTextOptions.keepBackslashes}): a JSON escape instead of a
  * backslash, kept as it is but never cut in two.
  */
-const pieceOfJson = new RegExp(
-  ` {${longSpaceRun},}|\\\\(?:u[0-9a-fA-F]{4}|["\\\\/bfnrt])|${hiddenCharacters.source}|${stackedMark}`,
-  "gu",
-);
+const pieceOfJson = piecePattern(`\\\\(?:u[0-9a-fA-F]{4}|["\\\\/bfnrt])`);
 
 const shortEscapes: Readonly<Record<string, string>> = {
   "\b": "\\b",

@@ -890,8 +890,13 @@ class OperandCollector {
     if (name === "compgen") this.note("'compgen' lists file names");
     if (name === "git") {
       this.gitFolders(args);
-      this.gitPaths(args);
-      this.gitCommands(args, depth);
+      const at = gitSubcommandAt(args);
+      const subcommand = args[at];
+      if (subcommand !== undefined && !subcommand.dynamic) {
+        const after = args.slice(at + 1);
+        this.gitPaths(subcommand.value, after);
+        this.gitCommands(subcommand.value, after, depth);
+      }
     }
     if (turnsOnExtendedGlobs(name, args)) {
       this.note("extended globs are turned on: the file names of what follows cannot be read");
@@ -938,21 +943,17 @@ class OperandCollector {
    * run CMD...` in the work tree, `git submodule foreach CMD` in every submodule (so its relative
    * paths are read as after a `cd`).
    */
-  gitCommands(args: readonly ShellWord[], depth: number): void {
-    const at = gitSubcommandAt(args);
-    const subcommand = args[at];
-    if (subcommand === undefined || subcommand.dynamic) return;
-    const after = args.slice(at + 1);
-    if (subcommand.value === "submodule" && after.some((w) => w.value === "foreach")) {
+  gitCommands(subcommand: string, after: readonly ShellWord[], depth: number): void {
+    if (subcommand === "submodule" && after.some((w) => w.value === "foreach")) {
       // It runs in each submodule's folder, as `-execdir` does.
       const script = after.slice(after.findIndex((w) => w.value === "foreach") + 1);
       const words = script.filter((w) => w.dynamic || !w.value.startsWith("--"));
       this.changesDirectory = true;
       if (words.some((w) => w.dynamic)) this.note("'git submodule foreach' runs a built command");
       else if (words.length > 0) this.line(words.map((w) => w.value).join(" "), depth + 1);
-    } else if (subcommand.value === "bisect" && after[0]?.value === "run") {
+    } else if (subcommand === "bisect" && after[0]?.value === "run") {
       this.simple({ words: after.slice(1), redirections: [] }, depth + 1);
-    } else if (subcommand.value === "rebase") {
+    } else if (subcommand === "rebase") {
       after.forEach((word, i) => {
         const v = word.value;
         if (word.dynamic) return;
@@ -995,20 +996,16 @@ class OperandCollector {
    * revisions (`git blame .env`, `git diff .env`). A revision taken for a path is harmless: it
    * names nothing protected. `git cat-file` prints any object by its id, which names no file.
    */
-  gitPaths(args: readonly ShellWord[]): void {
-    const at = gitSubcommandAt(args);
-    const subcommand = at === -1 ? undefined : args[at];
-    if (subcommand === undefined || subcommand.dynamic) return;
-    const after = args.slice(at + 1);
-    if (subcommand.value === "config" || subcommand.value === "remote") {
-      this.gitConfigFiles(subcommand.value, after);
+  gitPaths(subcommand: string, after: readonly ShellWord[]): void {
+    if (subcommand === "config" || subcommand === "remote") {
+      this.gitConfigFiles(subcommand, after);
       return;
     }
-    if (!gitContentSubcommands.has(subcommand.value)) return;
-    if (subcommand.value === "cat-file") {
+    if (!gitContentSubcommands.has(subcommand)) return;
+    if (subcommand === "cat-file") {
       this.unknown ??= "'git cat-file' prints any object of the repository by its id";
     }
-    if (subcommand.value === "diff") this.gitDiffFolders(after);
+    if (subcommand === "diff") this.gitDiffFolders(after);
     let pathspecs = false;
     for (const word of after) {
       if (!pathspecs && !word.dynamic && word.value === "--") {
@@ -1021,7 +1018,7 @@ class OperandCollector {
         // `--output=FILE` writes there; `-O` / `--orderfile=FILE` reads it.
         if (equals !== -1 && gitFileOptions.has(option)) this.file(rest(word, equals + 1));
         // `git blame -SFILE` reads revisions from FILE (and prints a line it cannot read).
-        if (subcommand.value === "blame" && /^-S./.test(word.value)) this.file(rest(word, 2));
+        if (subcommand === "blame" && /^-S./.test(word.value)) this.file(rest(word, 2));
         // `git log -L1,9:FILE`, `-L:name:FILE`: the lines of FILE's history.
         if (/^-L./.test(word.value)) {
           const first = word.value.indexOf(":", 2);

@@ -103,34 +103,38 @@ function leadingLookaheads(pattern: string): { source: string; negated: boolean 
   return parts;
 }
 
-/** Where the group opened at `open` closes (escapes and classes skipped; the pattern is valid). */
-function closingParen(pattern: string, open: number): number {
+/**
+ * The characters of `pattern` from `from` on that are neither escaped nor in a class, each with
+ * the depth of groups it is in (a `(` counts itself in, a `)` itself out).
+ */
+function* structure(
+  pattern: string,
+  from = 0,
+): Generator<{ readonly c: string; readonly at: number; readonly depth: number }> {
   let depth = 0;
   let inClass = false;
-  for (let i = open; i < pattern.length; i++) {
-    const c = pattern[i];
+  for (let i = from; i < pattern.length; i++) {
+    const c = pattern[i] as string;
     if (c === "\\") i++;
     else if (inClass) inClass = c !== "]";
     else if (c === "[") inClass = true;
-    else if (c === "(") depth++;
-    else if (c === ")" && --depth === 0) return i;
+    else {
+      if (c === "(") depth++;
+      else if (c === ")") depth--;
+      yield { c, at: i, depth };
+    }
   }
+}
+
+/** Where the group opened at `open` closes (the pattern is valid). */
+function closingParen(pattern: string, open: number): number {
+  for (const { c, at, depth } of structure(pattern, open)) if (c === ")" && depth === 0) return at;
   throw new NoRe2Equivalent();
 }
 
 /** Whether `pattern` has a `|` outside every group and class (`^(?=a)b|c` is `(^(?=a)b)|c`). */
 function hasTopLevelAlternation(pattern: string): boolean {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === "\\") i++;
-    else if (inClass) inClass = c !== "]";
-    else if (c === "[") inClass = true;
-    else if (c === "(") depth++;
-    else if (c === ")") depth--;
-    else if (c === "|" && depth === 0) return true;
-  }
+  for (const { c, depth } of structure(pattern)) if (c === "|" && depth === 0) return true;
   return false;
 }
 

@@ -14,6 +14,18 @@ function request() {
   );
 }
 
+/** A terminal call of `command` waiting for approval, its summary as terminal-execute writes it. */
+function commandRequest(command: string) {
+  return new ToolCallRequest({
+    toolId: "terminal-execute",
+    toolName: "terminal-execute",
+    parameters: { command },
+    riskLevel: RiskLevel.Medium,
+    executionSummary: `Run \`${command}\``,
+    requiresApproval: true,
+  });
+}
+
 function terminal(answers: string[]) {
   const input = new PassThrough();
   const output = new PassThrough();
@@ -44,14 +56,7 @@ describe("TerminalApprovalHandler", () => {
   it("shows a command with a real line break unlike one with the text \\n", async () => {
     const shownFor = async (command: string) => {
       const { handler, shownText } = terminal(["n", ""]);
-      const r = new ToolCallRequest({
-        toolId: "terminal-execute",
-        toolName: "terminal-execute",
-        parameters: { command },
-        riskLevel: RiskLevel.Medium,
-        executionSummary: `Run \`${command}\``,
-      });
-      await handler.requestApproval(r, new AbortController().signal);
+      await handler.requestApproval(commandRequest(command), new AbortController().signal);
       return shownText();
     };
     const real = await shownFor("echo 'ok'\nrm -rf ~/x");
@@ -103,14 +108,7 @@ describe("TerminalApprovalHandler", () => {
 describe("TerminalApprovalHandler's prompt", () => {
   it("writes the model's control characters escaped, so no command is drawn over another", async () => {
     const command = "touch PWNED \u001b[2K\r\u001b[8m# \u001b[0mecho harmless\b\b";
-    const r = new ToolCallRequest({
-      toolId: "terminal-execute",
-      toolName: "terminal-execute",
-      parameters: { command },
-      riskLevel: RiskLevel.Medium,
-      executionSummary: `Run \`${command}\``,
-      requiresApproval: true,
-    });
+    const r = commandRequest(command);
     const { handler, shownText } = terminal(["n", ""]);
     await handler.requestApproval(r, new AbortController().signal, {
       reason: "asks\u009b2K",

@@ -119,48 +119,37 @@ afterAll(async () => {
 });
 
 describe.runIf(onLinux)("an upstream's processes", () => {
-  it("all end when it is closed: a wrapper's server ignoring SIGTERM, and what it started", async () => {
-    const dir = await stateDir();
-    const upstream = new McpUpstream(
-      { name: "s", ...wrapped(dir) },
-      { restartInBackground: false },
-    );
-    upstreams.push(upstream);
-    await upstream.start();
-    const tree = await treeOf(dir);
-    await upstream.close();
-    await expectAllGone(tree);
-  }, 20_000);
-
-  it("are found by a marker the configured env cannot replace", async () => {
-    const dir = await stateDir();
-    // An empty marker marks nothing (any other value would still tie the orphan to the
-    // server, which would carry it too).
-    const upstream = new McpUpstream(
-      { name: "s", ...wrapped(dir), env: { AINTERN_CALL: "" } },
-      { restartInBackground: false },
-    );
-    upstreams.push(upstream);
-    await upstream.start();
-    const tree = await treeOf(dir);
-    await upstream.close();
-    await expectAllGone(tree);
-  }, 20_000);
-
-  it("are found as the tree was when the close began, also those its exit re-parented", async () => {
+  it.each([
+    ["all end when it is closed: a wrapper's server ignoring SIGTERM, and what it started", {}],
+    // An empty marker marks nothing (any other value would still tie the orphan to the server,
+    // which would carry it too).
+    ["are found by a marker the configured env cannot replace", { env: { AINTERN_CALL: "" } }],
     // The server exits on its closed stdin, so the one with an empty environment is re-parented
     // to init during the close, before it is killed.
-    const dir = await stateDir();
-    const upstream = new McpUpstream(
-      { name: "s", ...wrapped(dir, "spawns") },
-      { restartInBackground: false },
-    );
-    upstreams.push(upstream);
-    await upstream.start();
-    const tree = await treeOf(dir);
-    await upstream.close();
-    await expectAllGone(tree);
-  }, 20_000);
+    [
+      "are found as the tree was when the close began, also those its exit re-parented",
+      { mode: "spawns" },
+    ],
+  ] as const)(
+    "%s",
+    async (_title, setup: { env?: Record<string, string>; mode?: "spawns" }) => {
+      const dir = await stateDir();
+      const upstream = new McpUpstream(
+        {
+          name: "s",
+          ...wrapped(dir, ...(setup.mode === undefined ? [] : [setup.mode])),
+          ...(setup.env === undefined ? {} : { env: setup.env }),
+        },
+        { restartInBackground: false },
+      );
+      upstreams.push(upstream);
+      await upstream.start();
+      const tree = await treeOf(dir);
+      await upstream.close();
+      await expectAllGone(tree);
+    },
+    20_000,
+  );
 
   it("end when the server exits on its own, before it is started again", async () => {
     const dir = await stateDir();
