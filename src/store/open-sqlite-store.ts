@@ -106,6 +106,10 @@ export async function openSqliteStore(
       schema,
       databasePath: file === undefined ? undefined : resolve(file),
       state,
+      // A second connection is opened only to a file the store opened itself: a database passed
+      // in may have been opened with options (a key, a build of SQLite) only its owner knows.
+      insertThread: owned,
+      busyTimeoutMs: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
     });
     await audit.recoverInterrupted();
     return await assembleStore({

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { Kysely } from "kysely";
+import { AuditInsertThread, type InsertAnswer } from "./audit-insert-thread.js";
 import { AuditLogBase, type InflightSlot } from "./audit-log-base.js";
 import { AuditReader } from "./audit-reader.js";
 import {
@@ -13,6 +14,7 @@ import {
 import { GroupCommit } from "./group-commit.js";
 import { InflightJournal } from "./inflight-journal.js";
 import { reportRecoverySkip } from "./report-recovery-skip.js";
+import { DEFAULT_BUSY_TIMEOUT_MS } from "./store-config.js";
 import type { StoreState } from "./store-state.js";
 import type { StoreTables } from "./store-tables.js";
 import { sqliteTableName, TOOL_EXECUTIONS_TABLE } from "./table-names.js";
@@ -27,6 +29,14 @@ export interface SqliteAuditLogConfig {
   /** The database file; `undefined` for `sqlite::memory:` (no journal: nothing survives anyway). */
   readonly databasePath: string | undefined;
   readonly state: StoreState;
+  /**
+   * Whether rows are inserted by a thread with its own connection to `databasePath` (the store
+   * opened the file itself), so that commits and checkpoints never hold up this thread; default
+   * false: rows are inserted on `database`.
+   */
+  readonly insertThread?: boolean;
+  /** The busy timeout of the insert thread's connection (`database`'s own, as the store set it). */
+  readonly busyTimeoutMs?: number;
 }
 
 /** A value as better-sqlite3 binds it: ISO-8601 UTC text for a time, 0 / 1 for a flag. */
@@ -63,6 +73,12 @@ interface JournalLine {
 
 /** What a write made at once resolves with. */
 const writtenAlready: Promise<void> = Promise.resolve();
+
+/**
+ * The longest a read (or `insertBehind`) waits for the insert thread to answer the rows it was
+ * given; past it the read goes on without them (they are in the journal, and come soon after).
+ */
+const SETTLE_LIMIT_MS = 30_000;
 
 /** The longest wait between two inserts that met a busy database. */
 const BUSY_RETRY_MAX_MS = 2_000;
@@ -127,6 +143,10 @@ export class SqliteAuditLog extends AuditLogBase {
   #behind: BehindRow[] = [];
   /** Rows the table refused: kept live in the journal for the next open's recovery. */
   readonly #refused: BehindRow[] = [];
+  /** Batches handed to the insert thread and not answered yet, by batch number. */
+  readonly #handedOver = new Map<number, BehindRow[]>();
+  #lastBatch = 0;
+  readonly #thread: AuditInsertThread | undefined;
   #insertTimer: NodeJS.Timeout | undefined;
   #insertQueued = false;
   /** Inserts that met a busy database in a row: the next try waits longer. */
@@ -159,6 +179,15 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#insertMany = config.database.transaction((rows: readonly unknown[][]) => {
       for (const values of rows) insert.run(values);
     });
+    this.#thread =
+      config.insertThread === true && config.databasePath !== undefined && journal !== undefined
+        ? new AuditInsertThread(
+            config.databasePath,
+            sqliteInsertSql(config.schema),
+            config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+            (answer) => this.#answered(answer),
+          )
+        : undefined;
   }
 
   /** The journal file of this store, when it has one (for diagnostics and tests). */
@@ -233,8 +262,19 @@ export class SqliteAuditLog extends AuditLogBase {
     for (const audit of withRowsBehind) audit.insertBehind();
   }
 
-  /** Inserts the rows waiting in the journal, in one transaction (synchronously). */
+  /**
+   * Inserts the rows waiting in the journal, in one transaction, and returns when they are in
+   * the table (or set aside: refused, or waiting for a busy database).
+   */
   insertBehind(): void {
+    this.#handOver();
+    if (this.#thread !== undefined && this.#thread.unanswered > 0) {
+      this.#thread.settle(SETTLE_LIMIT_MS);
+    }
+  }
+
+  /** The waiting rows go to the insert thread, or are inserted here when there is none. */
+  #handOver(): void {
     if (this.#insertTimer !== undefined) {
       clearTimeout(this.#insertTimer);
       this.#insertTimer = undefined;
@@ -242,20 +282,59 @@ export class SqliteAuditLog extends AuditLogBase {
     const batch = this.#behind;
     if (batch.length === 0) return;
     this.#behind = [];
-    withRowsBehind.delete(this);
+    if (this.#thread !== undefined) {
+      const number = ++this.#lastBatch;
+      if (
+        this.#thread.post(
+          number,
+          batch.map((item) => item.values),
+        )
+      ) {
+        this.#handedOver.set(number, batch);
+        return;
+      }
+    }
+    this.#insertHere(batch);
+  }
+
+  /** What the insert thread did with a batch. */
+  #answered(answer: InsertAnswer): void {
+    const batch = this.#handedOver.get(answer.batch);
+    if (batch === undefined) return;
+    this.#handedOver.delete(answer.batch);
+    switch (answer.kind) {
+      case "inserted":
+        this.#busyRetries = 0;
+        break;
+      case "busy":
+        this.#waitForLock(batch);
+        return;
+      case "refused":
+        for (const [index, reason] of answer.refused) {
+          const item = batch[index];
+          if (item !== undefined) this.#refuse(item, reason);
+        }
+        break;
+      case "unavailable":
+        // The thread has no connection (or stopped): this one inserts them.
+        this.#insertHere(batch);
+        return;
+    }
+    this.#forgetIfDone();
+    this.#tidy();
+  }
+
+  /** Inserts rows on this thread's connection, in one transaction (synchronously). */
+  #insertHere(batch: BehindRow[]): void {
     try {
       this.#insertRows(batch);
       this.#busyRetries = 0;
+      this.#forgetIfDone();
       this.#tidy();
       return;
     } catch (error) {
       if (isBusy(error)) {
-        // Another connection holds the write lock past the busy timeout: the rows wait in the
-        // journal and are tried again later, longer each time (they are durable meanwhile).
-        this.#behind = batch.concat(this.#behind);
-        withRowsBehind.add(this);
-        this.#busyRetries++;
-        this.#armInsert(Math.min(BUSY_RETRY_MAX_MS, WRITE_BEHIND_MS * 2 ** this.#busyRetries));
+        this.#waitForLock(batch);
         return;
       }
       // One row the table refuses must not keep the others out: each on its own.
@@ -266,14 +345,36 @@ export class SqliteAuditLog extends AuditLogBase {
       try {
         this.#insertRows([item]);
       } catch (error) {
-        this.#refused.push(item);
-        process.emitWarning(
-          `Audit row of execution '${item.row.executionId.slice(0, 80)}' could not be inserted (${String(error)}); it stays in ${this.#journal?.path ?? "the journal"} and is inserted when the store is next opened.`,
-          { code: AUDIT_INSERT_FAILED_WARNING },
-        );
+        this.#refuse(item, String(error));
       }
     }
+    this.#forgetIfDone();
     this.#tidy();
+  }
+
+  /**
+   * Another connection holds the write lock past the busy timeout: the rows wait in the journal
+   * and are tried again later, longer each time (they are durable meanwhile).
+   */
+  #waitForLock(batch: BehindRow[]): void {
+    this.#behind = batch.concat(this.#behind);
+    withRowsBehind.add(this);
+    this.#busyRetries++;
+    this.#armInsert(Math.min(BUSY_RETRY_MAX_MS, WRITE_BEHIND_MS * 2 ** this.#busyRetries));
+  }
+
+  /** A row the table refused: it stays in the journal, for the next open to insert. */
+  #refuse(item: BehindRow, reason: string): void {
+    this.#refused.push(item);
+    process.emitWarning(
+      `Audit row of execution '${item.row.executionId.slice(0, 80)}' could not be inserted (${reason}); it stays in ${this.#journal?.path ?? "the journal"} and is inserted when the store is next opened.`,
+      { code: AUDIT_INSERT_FAILED_WARNING },
+    );
+  }
+
+  /** No row of this log waits any more: a read need not wait for it. */
+  #forgetIfDone(): void {
+    if (this.#behind.length === 0 && this.#handedOver.size === 0) withRowsBehind.delete(this);
   }
 
   #scheduleInsert(): void {
@@ -287,7 +388,7 @@ export class SqliteAuditLog extends AuditLogBase {
         this.#insertQueued = true;
         queueMicrotask(() => {
           this.#insertQueued = false;
-          this.insertBehind();
+          this.#handOver();
         });
       }
       return;
@@ -299,7 +400,7 @@ export class SqliteAuditLog extends AuditLogBase {
     if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
     this.#insertTimer = setTimeout(() => {
       this.#insertTimer = undefined;
-      this.insertBehind();
+      this.#handOver();
     }, delayMs);
     // The rows are durable already: a timer must not keep a process alive that is done.
     this.#insertTimer.unref();
@@ -333,7 +434,9 @@ export class SqliteAuditLog extends AuditLogBase {
 
   /** Lines the journal must keep: starts in flight, rows not yet (or never) in the table. */
   #liveCount(): number {
-    return this.inflight.size + this.#behind.length + this.#refused.length;
+    let handedOver = 0;
+    for (const batch of this.#handedOver.values()) handedOver += batch.length;
+    return this.inflight.size + this.#behind.length + handedOver + this.#refused.length;
   }
 
   protected async recover(): Promise<number> {
@@ -384,13 +487,31 @@ export class SqliteAuditLog extends AuditLogBase {
 
   protected async release(): Promise<void> {
     await this.#starts?.drain();
-    this.insertBehind();
+    this.#handOver();
+    // The thread answers what it was given before it closes; rows it gives back (a busy
+    // database, a thread that stopped) are then tried here.
+    await this.#thread?.close();
+    this.#handOver();
     this.#journal?.close(this.#liveCount());
+  }
+
+  /**
+   * The process is exiting: rows not yet handed over are inserted here. Those the thread has
+   * not answered are not waited for: they are in the journal, which the next open recovers
+   * (an insert that ignores rows the thread did commit).
+   */
+  insertAtExit(): void {
+    if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
+    this.#insertTimer = undefined;
+    const batch = this.#behind;
+    this.#behind = [];
+    if (batch.length > 0) this.#insertHere(batch);
   }
 
   *#liveLines(): Iterable<string> {
     for (const slot of this.inflight.values()) if (slot.line !== undefined) yield slot.line;
     for (const item of this.#behind) yield* item.lines;
+    for (const batch of this.#handedOver.values()) for (const item of batch) yield* item.lines;
     for (const item of this.#refused) yield* item.lines;
   }
 }
@@ -402,7 +523,7 @@ function installExitHook(): void {
   process.once("exit", () => {
     for (const audit of withRowsBehind) {
       try {
-        audit.insertBehind();
+        audit.insertAtExit();
       } catch {
         // The rows stay in the journal: the next open inserts them.
       }
