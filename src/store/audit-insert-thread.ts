@@ -25,16 +25,32 @@ export type InsertAnswer =
   | { readonly batch: number; readonly kind: "unavailable"; readonly reason: string };
 
 /**
+ * How much longer than its busy timeout a read waits for the thread's answers (the thread may
+ * still be starting, on a busy machine) before it gives the thread up.
+ */
+const SETTLE_MARGIN_MS = 10_000;
+
+/** Slots of the memory the thread shares with the store's thread. */
+const ANSWERS = 0; // how many answers the thread has queued: waking it wakes `settle`
+const STATE = 1; // 0 while it starts, READY once it answers batches, GONE once it is exiting
+const READY = 1;
+const GONE = 2;
+
+/**
  * The thread's code. CommonJS, run with `eval`: the package needs no separate file for it, and
  * better-sqlite3 is loaded from the path the store itself resolved.
  */
 const threadSource = `
 const { workerData } = require("node:worker_threads");
-const Database = require(workerData.module);
-const { port, answered, path, sql, busyTimeoutMs } = workerData;
-const counter = new Int32Array(answered);
+const { port, shared, module, path, sql, busyTimeoutMs } = workerData;
+const slots = new Int32Array(shared);
+process.on("exit", () => {
+  Atomics.store(slots, ${STATE}, ${GONE});
+  Atomics.notify(slots, ${ANSWERS});
+});
 let database, insert, insertAll, openError;
 try {
+  const Database = require(module);
   database = new Database(path, { fileMustExist: true });
   database.pragma("busy_timeout = " + busyTimeoutMs);
   database.pragma("synchronous = NORMAL");
@@ -65,10 +81,11 @@ port.on("message", (message) => {
     return;
   }
   port.postMessage(insertBatch(message.batch, message.rows));
-  // After the answer is queued: a main thread that sees the count can take the answer at once.
-  Atomics.add(counter, 0, 1);
-  Atomics.notify(counter, 0);
+  // After the answer is queued: a thread that sees the count can take the answer at once.
+  Atomics.add(slots, ${ANSWERS}, 1);
+  Atomics.notify(slots, ${ANSWERS});
 });
+Atomics.store(slots, ${STATE}, ${READY});
 `;
 
 /**
@@ -82,10 +99,10 @@ export class AuditInsertThread {
   readonly #sql: string;
   readonly #busyTimeoutMs: number;
   readonly #onAnswer: (answer: InsertAnswer) => void;
+  readonly #module: string | undefined;
   #worker: Worker | undefined;
   #port: MessagePort | undefined;
-  /** How many answers the thread has queued; it wakes {@link AuditInsertThread.settle}. */
-  readonly #queued = new Int32Array(new SharedArrayBuffer(4));
+  readonly #slots = new Int32Array(new SharedArrayBuffer(8));
   /** Batches handed over and not answered yet, oldest first (the thread answers in order). */
   readonly #outstanding: number[] = [];
   #failed = false;
@@ -93,18 +110,23 @@ export class AuditInsertThread {
   /**
    * @param path the database file (the thread opens it; it must exist)
    * @param sql the insert statement; a batch's rows are bound to it one by one
-   * @param onAnswer gets every batch's answer, once, in the order they were handed over
+   * @param onAnswer gets every batch's answer, once, in the order they were handed over; a batch
+   *   the thread could not answer (it stopped, or did not answer in time) is answered
+   *   "unavailable"
+   * @param module the better-sqlite3 the thread loads; default the one this package resolves
    */
   constructor(
     path: string,
     sql: string,
     busyTimeoutMs: number,
     onAnswer: (answer: InsertAnswer) => void,
+    module?: string,
   ) {
     this.#path = path;
     this.#sql = sql;
     this.#busyTimeoutMs = busyTimeoutMs;
     this.#onAnswer = onAnswer;
+    this.#module = module;
   }
 
   /** Batches handed over and not answered yet. */
@@ -130,18 +152,27 @@ export class AuditInsertThread {
 
   /**
    * Waits, blocking this thread, until every batch handed over is answered, and hands the
-   * answers to `onAnswer` before it returns; false when they did not all come within
-   * `timeoutMs` (those still out are answered later, as usual).
+   * answers to `onAnswer` before it returns. A thread that is gone, or that does not answer
+   * within its busy timeout and a margin for starting, is given up: the batches it still had
+   * are answered "unavailable" (the caller inserts them itself).
    */
-  settle(timeoutMs: number): boolean {
-    const until = Date.now() + timeoutMs;
+  settle(): void {
+    const until = Date.now() + this.#busyTimeoutMs + SETTLE_MARGIN_MS;
     for (;;) {
-      const seen = Atomics.load(this.#queued, 0);
+      const seen = Atomics.load(this.#slots, ANSWERS);
       this.#takeQueued();
-      if (this.#outstanding.length === 0) return true;
+      if (this.#outstanding.length === 0) return;
+      // Its exit is an event of this thread's loop, which waits here: the thread says so itself.
+      if (Atomics.load(this.#slots, STATE) === GONE || this.#port === undefined) {
+        this.#stopped();
+        return;
+      }
       const left = until - Date.now();
-      if (left <= 0 || this.#port === undefined) return false;
-      Atomics.wait(this.#queued, 0, seen, left);
+      if (left <= 0) {
+        this.#giveUp();
+        return;
+      }
+      Atomics.wait(this.#slots, ANSWERS, seen, Math.min(left, 100));
     }
   }
 
@@ -151,6 +182,8 @@ export class AuditInsertThread {
     const port = this.#port;
     this.#failed = true; // no batch after this one
     if (worker === undefined || port === undefined) return;
+    // Kept alive meanwhile: the exit awaited is then this process's to wait for.
+    worker.ref();
     // The thread answers in order: it closes after every batch already handed over.
     const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
     port.postMessage({ close: true });
@@ -163,7 +196,7 @@ export class AuditInsertThread {
     if (this.#port !== undefined) return this.#port;
     let module: string;
     try {
-      module = createRequire(import.meta.url).resolve("better-sqlite3");
+      module = this.#module ?? createRequire(import.meta.url).resolve("better-sqlite3");
     } catch {
       this.#failed = true;
       return undefined;
@@ -176,7 +209,7 @@ export class AuditInsertThread {
         workerData: {
           module,
           port: port2,
-          answered: this.#queued.buffer,
+          shared: this.#slots.buffer,
           path: this.#path,
           sql: this.#sql,
           busyTimeoutMs: this.#busyTimeoutMs,
@@ -197,6 +230,14 @@ export class AuditInsertThread {
     this.#worker = worker;
     this.#port = port1;
     return port1;
+  }
+
+  /** The thread did not answer in time: it is stopped, and what it had comes back. */
+  #giveUp(): void {
+    const worker = this.#worker;
+    this.#stopped();
+    // Rows it inserts before it stops are refused by their key when inserted again: no doubles.
+    worker?.terminate().catch(() => undefined);
   }
 
   /** The thread is gone: answers it left are taken, batches it never answered come back. */

@@ -74,12 +74,6 @@ interface JournalLine {
 /** What a write made at once resolves with. */
 const writtenAlready: Promise<void> = Promise.resolve();
 
-/**
- * The longest a read (or `insertBehind`) waits for the insert thread to answer the rows it was
- * given; past it the read goes on without them (they are in the journal, and come soon after).
- */
-const SETTLE_LIMIT_MS = 30_000;
-
 /** The longest wait between two inserts that met a busy database. */
 const BUSY_RETRY_MAX_MS = 2_000;
 
@@ -268,19 +262,21 @@ export class SqliteAuditLog extends AuditLogBase {
    */
   insertBehind(): void {
     this.#handOver();
-    if (this.#thread !== undefined && this.#thread.unanswered > 0) {
-      this.#thread.settle(SETTLE_LIMIT_MS);
-    }
+    if (this.#thread !== undefined && this.#thread.unanswered > 0) this.#thread.settle();
   }
 
-  /** The waiting rows go to the insert thread, or are inserted here when there is none. */
+  /**
+   * The waiting rows go to the insert thread, or are inserted here when there is none. The
+   * thread has one batch at a time: rows that finish meanwhile wait for its answer (while a lock
+   * holds it up, they are not queued behind it one busy timeout each).
+   */
   #handOver(): void {
     if (this.#insertTimer !== undefined) {
       clearTimeout(this.#insertTimer);
       this.#insertTimer = undefined;
     }
     const batch = this.#behind;
-    if (batch.length === 0) return;
+    if (batch.length === 0 || this.#handedOver.size > 0) return;
     this.#behind = [];
     if (this.#thread !== undefined) {
       const number = ++this.#lastBatch;
@@ -322,6 +318,8 @@ export class SqliteAuditLog extends AuditLogBase {
     }
     this.#forgetIfDone();
     this.#tidy();
+    // The rows that finished while the thread worked: their batch goes now.
+    if (this.#behind.length > 0) this.#handOver();
   }
 
   /** Inserts rows on this thread's connection, in one transaction (synchronously). */
@@ -488,10 +486,12 @@ export class SqliteAuditLog extends AuditLogBase {
   protected async release(): Promise<void> {
     await this.#starts?.drain();
     this.#handOver();
-    // The thread answers what it was given before it closes; rows it gives back (a busy
-    // database, a thread that stopped) are then tried here.
     await this.#thread?.close();
-    this.#handOver();
+    // Rows the thread gave back (it stopped) are tried here; rows a busy database held up
+    // were tried once at close already, and wait in the journal for the next open.
+    if (this.#busyRetries === 0) this.#handOver();
+    if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
+    this.#insertTimer = undefined;
     this.#journal?.close(this.#liveCount());
   }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, unlinkSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -100,6 +100,58 @@ describe("SqliteAuditLog's insert thread", () => {
   });
 });
 
+describe("SqliteAuditLog's insert thread, in a process with nothing else to wait for", () => {
+  it("resolves close and leaves no journal behind", () => {
+    const child = spawnSync(
+      process.execPath,
+      ["--import", "tsx", join(here, "fixtures", "close-last-child.ts"), `sqlite:${database}`],
+      { cwd: join(here, "..", ".."), encoding: "utf8", timeout: 60_000 },
+    );
+    expect({ status: child.status, stdout: child.stdout }, child.stderr).toEqual({
+      status: 0,
+      stdout: "CLOSED\n",
+    });
+    expect(readdirSync(folder).filter((name) => name.includes("-inflight."))).toEqual([]);
+    const raw = new Database(database, { readonly: true });
+    const row = raw.prepare("SELECT COUNT(*) AS n FROM agent_tools_tool_executions").get();
+    raw.close();
+    expect(row).toEqual({ n: 10 });
+  });
+});
+
+describe("SqliteAuditLog's insert thread, while another connection holds the write lock", () => {
+  it("keeps one batch with the thread: a read waits one busy timeout, not one per batch, and close returns", async () => {
+    const store = await openStore(`sqlite:${database}`, { busyTimeoutMs: 300 });
+    const other = new Database(database);
+    other.exec("BEGIN IMMEDIATE");
+    let readMs = 0;
+    let closeMs = 0;
+    try {
+      for (let i = 0; i < 100; i++) {
+        await store.audit.complete(finished(`locked-${i}`));
+        await sleep(5);
+      }
+      let started = performance.now();
+      await store.audit.count();
+      readMs = performance.now() - started;
+      started = performance.now();
+      await store.close();
+      closeMs = performance.now() - started;
+    } finally {
+      other.exec("COMMIT");
+      other.close();
+    }
+    // Queued one behind another, each batch would have waited 300 ms: a read of seconds.
+    expect({ read: readMs < 2_000, close: closeMs < 2_000 }).toEqual({ read: true, close: true });
+    const reopened = await openStore(`sqlite:${database}`);
+    try {
+      expect(await reopened.audit.count()).toBe(100);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
 describe("AuditInsertThread", () => {
   let raw: Database.Database;
   const sql = "INSERT INTO t (id, name) VALUES (?, ?)";
@@ -124,7 +176,7 @@ describe("AuditInsertThread", () => {
         ["c", "z"],
       ]),
     ).toBe(true);
-    expect(thread.settle(10_000)).toBe(true);
+    thread.settle();
     expect(answers).toEqual([
       { batch: 1, kind: "inserted" },
       { batch: 2, kind: "inserted" },
@@ -143,7 +195,7 @@ describe("AuditInsertThread", () => {
       ["b", null],
       ["c", "z"],
     ]);
-    thread.settle(10_000);
+    thread.settle();
     await thread.close();
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({
@@ -159,7 +211,7 @@ describe("AuditInsertThread", () => {
     const answers: InsertAnswer[] = [];
     const thread = new AuditInsertThread(database, sql, 20, (answer) => answers.push(answer));
     thread.post(1, [["a", "x"]]);
-    thread.settle(10_000);
+    thread.settle();
     raw.exec("COMMIT");
     await thread.close();
     expect(answers).toEqual([{ batch: 1, kind: "busy" }]);
@@ -171,11 +223,38 @@ describe("AuditInsertThread", () => {
     const missing = join(folder, "missing.db");
     const thread = new AuditInsertThread(missing, sql, 1_000, (answer) => answers.push(answer));
     thread.post(1, [["a", "x"]]);
-    thread.settle(10_000);
+    thread.settle();
     await thread.close();
     expect(answers).toEqual([
       { batch: 1, kind: "unavailable", reason: expect.stringContaining("missing.db") },
     ]);
+  });
+
+  it("answers 'unavailable' at once when the thread cannot load better-sqlite3", async () => {
+    const answers: InsertAnswer[] = [];
+    const module = join(here, "fixtures", "sqlite-module-that-throws.cjs");
+    const thread = new AuditInsertThread(database, sql, 60_000, (a) => answers.push(a), module);
+    thread.post(1, [["a", "x"]]);
+    const started = performance.now();
+    thread.settle();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await thread.close();
+    expect(answers).toEqual([
+      { batch: 1, kind: "unavailable", reason: expect.stringContaining("cannot be loaded") },
+    ]);
+  });
+
+  it("gives back, without waiting out its timeout, the batches of a thread that ended", async () => {
+    const answers: InsertAnswer[] = [];
+    const module = join(here, "fixtures", "sqlite-module-that-exits.cjs");
+    const thread = new AuditInsertThread(database, sql, 60_000, (a) => answers.push(a), module);
+    thread.post(1, [["a", "x"]]);
+    const started = performance.now();
+    thread.settle(); // its exit is an event of this loop, which settle blocks
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(answers).toEqual([{ batch: 1, kind: "unavailable", reason: expect.any(String) }]);
+    expect(thread.post(2, [["b", "y"]])).toBe(false);
+    await thread.close();
   });
 
   it("answers at close the batches handed over just before it", async () => {
