@@ -25,7 +25,7 @@ import {
   mayNameAfterCd,
   mentionsGuardedName,
 } from "./never-changed.js";
-import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
+import { type CallSubjects, callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern } from "./path-pattern.js";
 import { workspaceRelative } from "./workspace-relative.js";
 
@@ -138,9 +138,11 @@ export class ApprovalPolicy {
 
   decide(call: PolicyCall): PolicyDecision {
     const { config } = this;
+    // Read once: the deny rules, the protected paths and the command's files all look at them.
+    const subjects = callSubjects(call.toolId, call.parameters, config);
     let unsure: ApprovalRule | undefined;
     for (const rule of config.deny ?? []) {
-      const match = this.#denyMatch(rule, call);
+      const match = this.#denyMatch(rule, call, subjects);
       if (match === "match") {
         return {
           kind: "deny",
@@ -149,7 +151,8 @@ export class ApprovalPolicy {
       }
       // What the model can never change is not left to an approval of a command that may name it.
       if (match === "unsure" && isNeverChanged(rule)) {
-        const why = this.#commandFiles(call).opaque ?? "the call cannot be resolved";
+        const why =
+          this.#commandFiles(call, subjects.commands).opaque ?? "the call cannot be resolved";
         return {
           kind: "deny",
           reason:
@@ -175,14 +178,14 @@ export class ApprovalPolicy {
         possiblyDenied: true,
       };
     }
-    if (this.touchesProtectedPath(call)) {
+    if (this.#touchesProtectedPath(call, subjects.paths)) {
       return {
         kind: "ask",
         reason: "The call touches a protected path (code execution or aintern's own files)",
         protectedPath: true,
       };
     }
-    const concern = this.commandFileConcern(call);
+    const concern = this.#commandFileConcern(call, subjects.commands);
     if (concern !== undefined) return { kind: "ask", reason: concern, protectedPath: true };
     for (const rule of config.allow ?? []) {
       if (this.matches(rule, call)) {
@@ -214,10 +217,7 @@ export class ApprovalPolicy {
 
   /** Whether `rule` matches `call` (all of its given members). */
   matches(rule: ApprovalRule, call: PolicyCall): boolean {
-    if (rule.toolId !== undefined && rule.toolId.toLowerCase() !== call.toolId.toLowerCase())
-      return false;
-    if (rule.category !== undefined && rule.category !== call.category) return false;
-    if (rule.maxRiskLevel !== undefined && call.riskLevel > rule.maxRiskLevel) return false;
+    if (!matchesKind(rule, call)) return false;
     if (rule.pathPattern !== undefined || rule.commandPattern !== undefined) {
       const subjects = callSubjects(call.toolId, call.parameters, this.config);
       if (rule.pathPattern !== undefined) {
@@ -242,10 +242,16 @@ export class ApprovalPolicy {
    * (`.cache/state.db`), and case is ignored.
    */
   touchesProtectedPath(call: PolicyCall): boolean {
+    return this.#touchesProtectedPath(
+      call,
+      callSubjects(call.toolId, call.parameters, this.config).paths,
+    );
+  }
+
+  /** {@link touchesProtectedPath} of the call's path parameters, `paths`. */
+  #touchesProtectedPath(call: PolicyCall, paths: readonly string[]): boolean {
     const workspace = call.workspacePath;
-    if (workspace === undefined) return false;
-    const { paths } = callSubjects(call.toolId, call.parameters, this.config);
-    if (paths.length === 0) return false;
+    if (workspace === undefined || paths.length === 0) return false;
     const patterns = this.config.protectedPaths ?? defaultProtectedPathPatterns;
     const isProtected = globMatcher(patterns, { dot: true, nocase: true });
     return paths.some((p) => {
@@ -304,7 +310,15 @@ export class ApprovalPolicy {
    * Relative names are read from the call's `cwd` parameter. `/dev/null` and the like are fine.
    */
   commandFileConcern(call: PolicyCall): string | undefined {
-    const files = this.#commandFiles(call);
+    return this.#commandFileConcern(
+      call,
+      callSubjects(call.toolId, call.parameters, this.config).commands,
+    );
+  }
+
+  /** {@link commandFileConcern} of the call's command parameters, `commands`. */
+  #commandFileConcern(call: PolicyCall, commands: readonly string[]): string | undefined {
+    const files = this.#commandFiles(call, commands);
     if (files.unknown !== undefined) {
       return `The command may name a protected file or one outside the workspace: ${files.unknown}`;
     }
@@ -349,16 +363,8 @@ export class ApprovalPolicy {
    * `commandFileOperandDetails` for `globs`, `opaque`, `removed` and `folders`). A path with
    * `..` is resolved as the kernel opens it (see {@link physicalPath}).
    */
-  #commandFiles(call: PolicyCall): {
-    paths: string[];
-    unknown: string | undefined;
-    globs: string[];
-    opaque: string | undefined;
-    removed: string[];
-    folders: string[];
-    foldersOutsideRepository: string[];
-  } {
-    const { commands } = callSubjects(call.toolId, call.parameters, this.config);
+  #commandFiles(call: PolicyCall, commands: readonly string[]): CommandFiles {
+    if (commands.length === 0) return noCommandFiles;
     const cwd = workingDirectory(call.parameters);
     const paths: string[] = [];
     const globs: string[] = [];
@@ -397,15 +403,13 @@ export class ApprovalPolicy {
    * command; "unsure" when a command cannot be read well enough to tell. A command's file
    * operands are paths of the call here (`cat .env` is refused by a `**\/.env*` rule).
    */
-  #denyMatch(rule: ApprovalRule, call: PolicyCall): "match" | "no-match" | "unsure" {
-    const plain: ApprovalRule = {
-      ...(rule.toolId === undefined ? {} : { toolId: rule.toolId }),
-      ...(rule.category === undefined ? {} : { category: rule.category }),
-      ...(rule.maxRiskLevel === undefined ? {} : { maxRiskLevel: rule.maxRiskLevel }),
-    };
-    if (!this.matches(plain, call)) return "no-match";
+  #denyMatch(
+    rule: ApprovalRule,
+    call: PolicyCall,
+    subjects: CallSubjects,
+  ): "match" | "no-match" | "unsure" {
+    if (!matchesKind(rule, call)) return "no-match";
     if (rule.pathPattern === undefined && rule.commandPattern === undefined) return "match";
-    const subjects = callSubjects(call.toolId, call.parameters, this.config);
     let unsure = false;
     if (rule.pathPattern !== undefined) {
       const pattern = rule.pathPattern;
@@ -419,7 +423,7 @@ export class ApprovalPolicy {
       ) {
         return "match";
       }
-      const files = this.#commandFiles(call);
+      const files = this.#commandFiles(call, subjects.commands);
       const paths = [...subjects.paths, ...files.paths];
       if (paths.length === 0 && files.unknown === undefined) return "no-match";
       if (workspace === undefined) unsure = true;
@@ -442,6 +446,40 @@ export class ApprovalPolicy {
     return unsure ? "unsure" : "match";
   }
 }
+
+/** Whether `call` is of the rule's tool, category and risk (what it says besides patterns). */
+function matchesKind(rule: ApprovalRule, call: PolicyCall): boolean {
+  if (rule.toolId !== undefined && rule.toolId.toLowerCase() !== call.toolId.toLowerCase())
+    return false;
+  if (rule.category !== undefined && rule.category !== call.category) return false;
+  return rule.maxRiskLevel === undefined || call.riskLevel <= rule.maxRiskLevel;
+}
+
+/**
+ * The file operands of a call's commands, relative ones joined to its `cwd` (see
+ * `commandFileOperandDetails` for `globs`, `opaque`, `removed` and `folders`).
+ */
+interface CommandFiles {
+  readonly paths: readonly string[];
+  readonly unknown: string | undefined;
+  readonly globs: readonly string[];
+  readonly opaque: string | undefined;
+  readonly removed: readonly string[];
+  readonly folders: readonly string[];
+  readonly foldersOutsideRepository: readonly string[];
+}
+
+/** What a call without a command names. */
+const none: readonly string[] = Object.freeze([]);
+const noCommandFiles: CommandFiles = Object.freeze({
+  paths: none,
+  unknown: undefined,
+  globs: none,
+  opaque: undefined,
+  removed: none,
+  folders: none,
+  foldersOutsideRepository: none,
+});
 
 /** The built-in tools that read files (their deny rules also bind what a walk reads). */
 const readingToolIds: readonly string[] = ["file-read", "list-directory", "search"];

@@ -61,9 +61,19 @@ export function isCaseSensitiveFileSystem(realDir: string): boolean {
  * @internal
  */
 export function isWithin(root: string, candidate: string, caseSensitive: boolean): boolean {
+  // The common answer without `relative`, which normalizes both paths again (this runs for
+  // every path a call names): the root itself, or the root and a separator. Anything else,
+  // and every case-insensitive comparison, is left to `relative`.
+  if (caseSensitive && isPrefixPath(root, candidate)) return true;
   const rel = caseSensitive
     ? relative(root, candidate)
     : relative(root.toLowerCase(), candidate.toLowerCase());
   if (rel === "") return true;
   return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/** Whether `candidate` is `root`, or `root` followed by a separator and more (as written). */
+export function isPrefixPath(root: string, candidate: string): boolean {
+  if (!candidate.startsWith(root)) return false;
+  return candidate.length === root.length || root.endsWith(sep) || candidate[root.length] === sep;
 }

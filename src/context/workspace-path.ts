@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
-import { isCaseSensitiveFileSystem, isWithin } from "./case-sensitivity.js";
+import { isCaseSensitiveFileSystem, isPrefixPath, isWithin } from "./case-sensitivity.js";
 import { InvalidPathError, type InvalidPathReason } from "./invalid-path-error.js";
 import { PathOutsideWorkspaceError } from "./path-outside-workspace-error.js";
 
@@ -284,7 +284,13 @@ export function isPathInWorkspace(workspaceRoot: string, path: string): boolean 
  */
 export function getWorkspaceRelativePath(workspaceRoot: string, path: string): string {
   const { rootReal, real } = resolveInside(workspaceRoot, path);
-  // Cut by segment count, not by string length: case folding may change lengths.
+  if (real === rootReal) return ".";
+  // Spelled as the root and a separator (the common case): the rest is the relative path.
+  if (isPrefixPath(rootReal, real) && !rootReal.endsWith(sep)) {
+    return real.slice(rootReal.length + 1);
+  }
+  // Otherwise (a case-insensitive match) cut by segment count, not by string length: case
+  // folding may change lengths.
   const depth = rootReal.split(sep).filter((s) => s !== "").length;
   const relative = real
     .split(sep)

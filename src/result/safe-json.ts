@@ -140,10 +140,10 @@ function convertObject(value: object, ancestors: Set<object>): JsonValue {
   if (value instanceof Set) {
     return [...value].map((item, index) => convert(item, String(index), ancestors, false) ?? null);
   }
-  const entries: [string, JsonValue][] = [];
+  const out: { [key: string]: JsonValue } = {};
   const add = (entryKey: string, entryValue: unknown) => {
     const converted = convert(entryValue, entryKey, ancestors, false);
-    if (converted !== undefined) entries.push([entryKey, converted]);
+    if (converted !== undefined) setOwn(out, entryKey, converted);
   };
   if (value instanceof Map) {
     for (const [entryKey, entryValue] of value) add(String(entryKey), entryValue);
@@ -154,11 +154,31 @@ function convertObject(value: object, ancestors: Set<object>): JsonValue {
       if (ownKey !== "name" && ownKey !== "message") add(ownKey, Reflect.get(value, ownKey));
     }
   } else {
+    // The plain object (most data): no closure per key.
     const record = value as Record<string, unknown>;
-    for (const ownKey of Object.keys(record)) add(ownKey, record[ownKey]);
+    for (const ownKey of Object.keys(record)) {
+      const converted = convert(record[ownKey], ownKey, ancestors, false);
+      if (converted !== undefined) setOwn(out, ownKey, converted);
+    }
   }
-  // fromEntries defines own properties, so a "__proto__" key stays data, not a prototype.
-  return Object.fromEntries(entries);
+  return out;
+}
+
+/**
+ * Sets `key` as an own data property, as `Object.fromEntries` does: a `"__proto__"` key stays
+ * data, not the prototype; a key seen again (a Map's `1` and `"1"`) takes the later value.
+ */
+function setOwn(out: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    out[key] = value;
+  }
 }
 
 function hasToJson(value: object): value is { toJSON(key: string): unknown } {
