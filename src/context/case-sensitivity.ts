@@ -72,8 +72,12 @@ export function isWithin(root: string, candidate: string, caseSensitive: boolean
   return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
-/** Whether `candidate` is `root`, or `root` followed by a separator and more (as written). */
+/**
+ * Whether `candidate` is `root`, or `root` followed by a separator and more (as written), with no
+ * `..` segment that could lead back out (`/ws/../etc` is not inside `/ws`).
+ */
 export function isPrefixPath(root: string, candidate: string): boolean {
   if (!candidate.startsWith(root)) return false;
+  if (candidate.includes(`${sep}..${sep}`) || candidate.endsWith(`${sep}..`)) return false;
   return candidate.length === root.length || root.endsWith(sep) || candidate[root.length] === sep;
 }

@@ -92,4 +92,11 @@ describe("case sensitivity", () => {
     expect(isWithin("/srv/proj", "/srv/PROJ-evil/a", false)).toBe(false);
     expect(isWithin("/", "/anything", true)).toBe(true);
   });
+
+  it("does not take a path that leads back out through '..' for one inside", () => {
+    expect(isWithin("/srv/proj", "/srv/proj/../etc/passwd", true)).toBe(false);
+    expect(isWithin("/srv/proj", "/srv/proj/a/../../etc", true)).toBe(false);
+    expect(isWithin("/srv/proj", "/srv/proj/..", true)).toBe(false);
+    expect(isWithin("/srv/proj", "/srv/proj/a/..", true)).toBe(true);
+  });
 });
