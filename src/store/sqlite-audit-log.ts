@@ -140,6 +140,8 @@ export class SqliteAuditLog extends AuditLogBase {
   /** Batches handed to the insert thread and not answered yet, by batch number. */
   readonly #handedOver = new Map<number, BehindRow[]>();
   #lastBatch = 0;
+  /** Closed: rows still waiting stay in the journal, for the next open. */
+  #released = false;
   readonly #thread: AuditInsertThread | undefined;
   #insertTimer: NodeJS.Timeout | undefined;
   #insertQueued = false;
@@ -275,6 +277,7 @@ export class SqliteAuditLog extends AuditLogBase {
       clearTimeout(this.#insertTimer);
       this.#insertTimer = undefined;
     }
+    if (this.#released) return;
     const batch = this.#behind;
     if (batch.length === 0 || this.#handedOver.size > 0) return;
     this.#behind = [];
@@ -492,6 +495,9 @@ export class SqliteAuditLog extends AuditLogBase {
     if (this.#busyRetries === 0) this.#handOver();
     if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
     this.#insertTimer = undefined;
+    // Another store's read must not try them on this closed connection.
+    this.#released = true;
+    withRowsBehind.delete(this);
     this.#journal?.close(this.#liveCount());
   }
 
@@ -503,6 +509,7 @@ export class SqliteAuditLog extends AuditLogBase {
   insertAtExit(): void {
     if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
     this.#insertTimer = undefined;
+    if (this.#released) return;
     const batch = this.#behind;
     this.#behind = [];
     if (batch.length > 0) this.#insertHere(batch);
