@@ -155,6 +155,7 @@ describe("SqliteAuditLog's insert thread, while another connection holds the wri
       expect(await reopened.audit.count()).toBe(100);
     } finally {
       await reopened.close();
+      await sleep(10); // warnings are emitted on the next tick
       process.off("warning", onWarning);
     }
     expect(warnings.map((w) => w.message)).toEqual([]);
