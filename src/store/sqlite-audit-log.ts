@@ -263,8 +263,13 @@ export class SqliteAuditLog extends AuditLogBase {
    * the table (or set aside: refused, or waiting for a busy database).
    */
   insertBehind(): void {
-    this.#handOver();
-    if (this.#thread !== undefined && this.#thread.unanswered > 0) this.#thread.settle();
+    for (;;) {
+      this.#handOver();
+      if (this.#thread === undefined || this.#thread.unanswered === 0) return;
+      this.#thread.settle();
+      // Rows that waited for that batch go next; a busy database leaves them to its retries.
+      if (this.#behind.length === 0 || this.#busyRetries > 0) return;
+    }
   }
 
   /**
@@ -321,8 +326,9 @@ export class SqliteAuditLog extends AuditLogBase {
     }
     this.#forgetIfDone();
     this.#tidy();
-    // The rows that finished while the thread worked: their batch goes now.
-    if (this.#behind.length > 0) this.#handOver();
+    // Rows that finished while the thread worked make the next batch, with those that follow.
+    if (this.#behind.length > 0 && this.#insertTimer === undefined)
+      this.#armInsert(WRITE_BEHIND_MS);
   }
 
   /** Inserts rows on this thread's connection, in one transaction (synchronously). */

@@ -61,6 +61,31 @@ describe("SqliteAuditLog's insert thread", () => {
     expect(await store.audit.count({ executionId: "while-locked" })).toBe(1);
   });
 
+  it("inserts the rows that finished while a batch was with the thread: at the next read, and without one", async () => {
+    store = await openStore(`sqlite:${database}`);
+    const raw = new Database(database, { readonly: true });
+    try {
+      const committed = () =>
+        (
+          raw.prepare("SELECT COUNT(*) AS n FROM agent_tools_tool_executions").get() as {
+            n: number;
+          }
+        ).n;
+      for (let i = 0; i < 5; i++) await store.audit.complete(finished(`first-${i}`));
+      await sleep(25); // handed over; the thread is still starting
+      for (let i = 0; i < 5; i++) await store.audit.complete(finished(`during-${i}`));
+      expect(await store.audit.count()).toBe(10);
+      for (let i = 0; i < 5; i++) await store.audit.complete(finished(`first-b-${i}`));
+      await sleep(25);
+      for (let i = 0; i < 5; i++) await store.audit.complete(finished(`during-b-${i}`));
+      const until = Date.now() + 5_000;
+      while (committed() < 20 && Date.now() < until) await sleep(10);
+      expect(committed()).toBe(20);
+    } finally {
+      raw.close();
+    }
+  });
+
   it("inserts on the store's own connection when the thread cannot open the database", async () => {
     store = await openStore(`sqlite:${database}`);
     // The store's connection still has the file; a new connection cannot find it.
