@@ -137,8 +137,8 @@ export class SqliteAuditLog extends AuditLogBase {
   #behind: BehindRow[] = [];
   /** Rows the table refused: kept live in the journal for the next open's recovery. */
   readonly #refused: BehindRow[] = [];
-  /** Batches handed to the insert thread and not answered yet, by batch number. */
-  readonly #handedOver = new Map<number, BehindRow[]>();
+  /** The batch with the insert thread, not answered yet (it has one at a time). */
+  #handedOver: { readonly number: number; readonly rows: BehindRow[] } | undefined;
   #lastBatch = 0;
   /** Closed: rows still waiting stay in the journal, for the next open. */
   #released = false;
@@ -275,26 +275,23 @@ export class SqliteAuditLog extends AuditLogBase {
   /**
    * The waiting rows go to the insert thread, or are inserted here when there is none. The
    * thread has one batch at a time: rows that finish meanwhile wait for its answer (while a lock
-   * holds it up, they are not queued behind it one busy timeout each).
+   * holds it up, they are not queued behind it one busy timeout each). `onThisThread`: inserted
+   * here whatever the thread holds (the process is exiting).
    */
-  #handOver(): void {
+  #handOver(onThisThread = false): void {
     if (this.#insertTimer !== undefined) {
       clearTimeout(this.#insertTimer);
       this.#insertTimer = undefined;
     }
     if (this.#released) return;
     const batch = this.#behind;
-    if (batch.length === 0 || this.#handedOver.size > 0) return;
+    if (batch.length === 0 || (this.#handedOver !== undefined && !onThisThread)) return;
     this.#behind = [];
-    if (this.#thread !== undefined) {
+    if (this.#thread !== undefined && !onThisThread) {
       const number = ++this.#lastBatch;
-      if (
-        this.#thread.post(
-          number,
-          batch.map((item) => item.values),
-        )
-      ) {
-        this.#handedOver.set(number, batch);
+      const values = batch.map((item) => item.values);
+      if (this.#thread.post(number, values)) {
+        this.#handedOver = { number, rows: batch };
         return;
       }
     }
@@ -303,9 +300,9 @@ export class SqliteAuditLog extends AuditLogBase {
 
   /** What the insert thread did with a batch. */
   #answered(answer: InsertAnswer): void {
-    const batch = this.#handedOver.get(answer.batch);
-    if (batch === undefined) return;
-    this.#handedOver.delete(answer.batch);
+    if (this.#handedOver?.number !== answer.batch) return;
+    const batch = this.#handedOver.rows;
+    this.#handedOver = undefined;
     switch (answer.kind) {
       case "inserted":
         this.#busyRetries = 0;
@@ -381,7 +378,7 @@ export class SqliteAuditLog extends AuditLogBase {
 
   /** No row of this log waits any more: a read need not wait for it. */
   #forgetIfDone(): void {
-    if (this.#behind.length === 0 && this.#handedOver.size === 0) withRowsBehind.delete(this);
+    if (this.#behind.length === 0 && this.#handedOver === undefined) withRowsBehind.delete(this);
   }
 
   #scheduleInsert(): void {
@@ -441,8 +438,7 @@ export class SqliteAuditLog extends AuditLogBase {
 
   /** Lines the journal must keep: starts in flight, rows not yet (or never) in the table. */
   #liveCount(): number {
-    let handedOver = 0;
-    for (const batch of this.#handedOver.values()) handedOver += batch.length;
+    const handedOver = this.#handedOver?.rows.length ?? 0;
     return this.inflight.size + this.#behind.length + handedOver + this.#refused.length;
   }
 
@@ -513,18 +509,13 @@ export class SqliteAuditLog extends AuditLogBase {
    * (an insert that ignores rows the thread did commit).
    */
   insertAtExit(): void {
-    if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
-    this.#insertTimer = undefined;
-    if (this.#released) return;
-    const batch = this.#behind;
-    this.#behind = [];
-    if (batch.length > 0) this.#insertHere(batch);
+    this.#handOver(true);
   }
 
   *#liveLines(): Iterable<string> {
     for (const slot of this.inflight.values()) if (slot.line !== undefined) yield slot.line;
     for (const item of this.#behind) yield* item.lines;
-    for (const batch of this.#handedOver.values()) for (const item of batch) yield* item.lines;
+    for (const item of this.#handedOver?.rows ?? []) yield* item.lines;
     for (const item of this.#refused) yield* item.lines;
   }
 }
