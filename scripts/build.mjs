@@ -14,8 +14,10 @@ const entries = new Set([
     .filter((target) => typeof target === "object")
     .map((target) => toSource(target.import)),
   ...Object.values(pkg.bin).map(toSource),
-  // Started as a separate process by the sandbox; found through core's packageFileUrl.
+  // Started as separate processes (by the sandbox; by the gateway, to outlive it); found
+  // through core's packageFileUrl.
   "src/sandbox/process-worker-main.ts",
+  "src/mcp/upstream-reaper-main.ts",
 ]);
 
 rmSync("dist", { recursive: true, force: true });

@@ -14,6 +14,7 @@ import {
   outputPipesOf,
   statOf,
 } from "../sandbox/kill-process-tree.js";
+import { reapIfGatewayDies, stopReaping } from "./upstream-reaper.js";
 
 /** How often the process is looked for when the SDK does not expose it (see below). */
 const PID_POLL_MS = 250;
@@ -33,8 +34,9 @@ const PID_POLL_MS = 250;
  * stdin close and SIGTERM grace), every process found in `/proc` that started after the server
  * and descends from it, carries its marker, holds its stdin or stdout, or was in its tree when
  * the close began, is stopped and killed ({@link killCallProcesses}); so are they when the
- * gateway's process exits with the server still running. Elsewhere only the server itself is
- * killed.
+ * gateway's process exits with the server still running, and, by a reaper process of its own
+ * (upstream-reaper.ts), when the gateway is killed outright (SIGKILL runs no handler).
+ * Elsewhere only the server itself is killed.
  *
  * @internal
  */
@@ -162,6 +164,7 @@ export class UpstreamStdioTransport implements Transport {
       startTime: stat.startTime,
       ownGroup: false,
     };
+    reapIfGatewayDies(this.#marks);
   }
 
   /**
@@ -183,6 +186,7 @@ export class UpstreamStdioTransport implements Transport {
     liveTrees.delete(this.#killOnExit);
     if (this.#marks !== undefined) {
       killCallProcesses({ ...this.#marks, members: this.#members });
+      stopReaping(this.#marks);
       return;
     }
     const child = this.#child;

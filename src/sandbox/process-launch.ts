@@ -108,8 +108,11 @@ export function workerScriptPath(): string {
   return fileURLToPath(packageFileUrl("sandbox/process-worker-main.ts"));
 }
 
-/** `--import <tsx>` when running from TypeScript sources, else nothing. */
-function loaderArgs(): string[] {
+/**
+ * `--import <tsx>` when running from TypeScript sources, else nothing: what a Node process
+ * started on one of aintern's own scripts needs before it.
+ */
+export function sourceLoaderArgs(): string[] {
   if (!isRunningFromSource()) return [];
   const tsx = createRequire(import.meta.url).resolve("tsx");
   return ["--import", pathToFileURL(tsx).href];
@@ -160,7 +163,7 @@ export function setDataLimit(pid: number, bytes: number): Promise<void> {
 export function workerLaunch(options: WorkerLaunchOptions): WorkerLaunch {
   const nodeArgs = [
     `--max-old-space-size=${options.memoryMb}`,
-    ...loaderArgs(),
+    ...sourceLoaderArgs(),
     ...options.execArgv,
     workerScriptPath(),
     ...options.workerArgs,

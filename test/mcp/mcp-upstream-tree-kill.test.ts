@@ -198,8 +198,9 @@ describe.runIf(onLinux)("an upstream's processes", () => {
     return { gateway, exited, tree: await treeOf(dir) };
   }
 
-  it.each([["SIGHUP"], ["SIGTERM"]] as const)(
-    "end when `aintern mcp` gets %s (its terminal or client went away)",
+  // SIGKILL runs no handler in the gateway: its reaper, a process of its own, ends them.
+  it.each([["SIGHUP"], ["SIGTERM"], ["SIGKILL"]] as const)(
+    "end when `aintern mcp` gets %s (its terminal or client went away, or it was killed)",
     async (signal) => {
       const { gateway, exited, tree } = await gatewayWithUpstream();
       gateway.kill(signal);

@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import { packageFileUrl } from "../core/index.js";
+import type { CallProcessMarks } from "../sandbox/kill-process-tree.js";
+import { sourceLoaderArgs } from "../sandbox/process-launch.js";
+
+/**
+ * The gateway's side of the upstream reaper (upstream-reaper-main.ts): a process started once,
+ * with the first upstream server, in a session of its own (a signal to the gateway's process
+ * group or terminal does not reach it), that kills the servers' processes if the gateway dies
+ * without doing so itself. The gateway keeps the only write end of the reaper's stdin, so the
+ * reaper hears of its death, however it came, as the end of its input. Linux only, as the
+ * search for a server's processes is.
+ *
+ * @internal
+ */
+let reaper: ChildProcess | undefined;
+let unavailable = process.platform !== "linux";
+
+function started(): ChildProcess | undefined {
+  if (unavailable) return undefined;
+  if (reaper !== undefined) return reaper;
+  try {
+    const script = fileURLToPath(packageFileUrl("mcp/upstream-reaper-main.ts"));
+    const child = spawn(process.execPath, [...sourceLoaderArgs(), script], {
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+    });
+    child.once("error", () => {
+      unavailable = true;
+    });
+    child.once("exit", () => {
+      if (reaper === child) reaper = undefined;
+    });
+    child.stdin?.on("error", () => undefined);
+    // Neither the reaper nor its pipe keeps the gateway running.
+    child.unref();
+    (child.stdin as unknown as Socket | null)?.unref();
+    reaper = child;
+    return child;
+  } catch {
+    unavailable = true;
+    return undefined;
+  }
+}
+
+/** Has the reaper kill the processes `marks` finds if the gateway dies first. */
+export function reapIfGatewayDies(marks: CallProcessMarks): void {
+  started()?.stdin?.write(`+${JSON.stringify(marks)}\n`);
+}
+
+/** The server `marks` finds was stopped by the gateway itself: the reaper forgets it. */
+export function stopReaping(marks: CallProcessMarks): void {
+  if (reaper === undefined) return;
+  reaper.stdin?.write(`-${marks.environmentMarker}\n`);
+}

@@ -1,0 +1,79 @@
+// The reaper of a gateway's upstream servers (src/mcp/upstream-reaper-main.ts), driven as the
+// gateway drives it: it kills the processes of the servers still listed when its input ends,
+// and leaves alone those the gateway said it stopped, and anything its input named badly.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { eventually } from "./mcp-support.js";
+
+const reaperMain = fileURLToPath(new URL("../../src/mcp/upstream-reaper-main.ts", import.meta.url));
+const started: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+function startTimeOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+}
+
+/** A process standing in for an upstream server: it sleeps, marked as the gateway marks one. */
+function fakeUpstream(): { child: ChildProcess; line: string; marker: string } {
+  const marker = `AINTERN_CALL=${randomUUID()}`;
+  const child = spawn("sleep", ["60"], {
+    env: { ...process.env, AINTERN_CALL: marker.slice("AINTERN_CALL=".length) },
+    stdio: "ignore",
+  });
+  started.push(child);
+  const marks = {
+    pid: child.pid,
+    environmentMarker: marker,
+    pipes: [],
+    startTime: startTimeOf(child.pid!),
+    ownGroup: false,
+  };
+  return { child, line: `+${JSON.stringify(marks)}\n`, marker };
+}
+
+function startReaper(): { reaper: ChildProcess; exited: Promise<number | null> } {
+  const reaper = spawn(process.execPath, ["--import", "tsx", reaperMain], {
+    stdio: ["pipe", "ignore", "inherit"],
+  });
+  started.push(reaper);
+  return { reaper, exited: new Promise((resolve) => reaper.once("exit", resolve)) };
+}
+
+const alive = (child: ChildProcess): boolean =>
+  child.exitCode === null && child.signalCode === null;
+
+describe.runIf(process.platform === "linux")("the upstream reaper", () => {
+  it("kills the servers still listed when its input ends, and no other, then exits", async () => {
+    const listed = fakeUpstream();
+    const stopped = fakeUpstream();
+    const { reaper, exited } = startReaper();
+    reaper.stdin?.write(listed.line);
+    reaper.stdin?.write(stopped.line);
+    reaper.stdin?.write(`-${stopped.marker}\n`);
+    // Garbage and a line cut short, as a gateway dying mid-write leaves: ignored.
+    reaper.stdin?.write(
+      '+not json\n?what\n+{"pid":1,"startTime":0,"environmentMarker":"x","pipes":[]}\n+{"pid":',
+    );
+    reaper.stdin?.end();
+    expect(await exited).toBe(0);
+    await eventually(() => expect(alive(listed.child)).toBe(false), 5_000);
+    expect(listed.child.signalCode).toBe("SIGKILL");
+    expect(alive(stopped.child)).toBe(true);
+  }, 20_000);
+
+  it("kills nothing while its input stays open", async () => {
+    const listed = fakeUpstream();
+    const { reaper } = startReaper();
+    reaper.stdin?.write(listed.line);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(alive(listed.child)).toBe(true);
+    expect(alive(reaper)).toBe(true);
+  }, 20_000);
+});
