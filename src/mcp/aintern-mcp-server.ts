@@ -35,7 +35,7 @@ import {
 import { closestNames, displayText, isJsonObject, type JsonObject } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
 import { toJsonSafe } from "../result/index.js";
-import type { Tool } from "../tools/index.js";
+import { type Tool, toolDefinitionDigest } from "../tools/index.js";
 import { coerceScalarParameters } from "../validation/index.js";
 import { ApprovalChoice, approvalForm, decisionFromAnswer } from "./approval-form.js";
 import { McpToolNames } from "./mcp-tool-names.js";
@@ -147,6 +147,11 @@ interface ApprovalState {
   readonly c?: string;
   /** URL elicitation: the console record's id. */
   readonly p?: string;
+  /**
+   * The digest of the tool's definition the person was shown: an answer that comes back after
+   * the tool changed (an upstream's `list_changed`) approves nothing.
+   */
+  readonly d?: string;
 }
 
 /** One connection (stdio, an HTTP session, or one modern-era HTTP request). */
@@ -615,6 +620,18 @@ export class AinternMcpServer {
       if ((await this.#openRounds.answered(state.n)) === "expired") {
         return { kind: "reply", result: deniedResult(lateAnswerReason(this.#approvalTimeoutMs)) };
       }
+      // The person approved the tool as it was shown; one replaced meanwhile is another tool.
+      if (state.d !== toolDefinitionDigest(tool) && view.action === "accept") {
+        if (state.p !== undefined) {
+          await this.#config.approvalPages?.withdraw(state.p).catch(() => undefined);
+        }
+        if (state.c !== undefined) await this.#pagesSent.done(state.c);
+        return {
+          kind: "decided",
+          decision: changedWhileAsked(name),
+          ...(state.c === undefined ? {} : { callId: state.c }),
+        };
+      }
       if (state.c !== undefined && state.p !== undefined) {
         // The console's page was sent (URL elicitation): the processor's handler waits for the
         // decision made there, on the record keyed by this call id.
@@ -702,6 +719,7 @@ export class AinternMcpServer {
           n,
           c: callId,
           p: page.id,
+          d: toolDefinitionDigest(tool),
         },
         ctx,
       );
@@ -742,14 +760,30 @@ export class AinternMcpServer {
         // Asked here rather than through the SDK's shim: a call that ends unanswered is then
         // decided (and audited) like any other, and a timeout is a denial the model can act on.
         const asked = await this.#askWithForm(connection, ctx, form);
-        return asked.cancelled === true
-          ? { kind: "decided", decision: undefined, cancelled: true }
-          : { kind: "decided", decision: asked.decision };
+        if (asked.cancelled === true) {
+          return { kind: "decided", decision: undefined, cancelled: true };
+        }
+        const shownDigest = toolDefinitionDigest(tool);
+        const now = this.registry.getTool(tool.id);
+        if (
+          asked.decision.approved &&
+          (now === undefined || toolDefinitionDigest(now) !== shownDigest)
+        ) {
+          return { kind: "decided", decision: changedWhileAsked(name) };
+        }
+        return { kind: "decided", decision: asked.decision };
       }
       const n = nonce();
       const callId = randomUUID();
       const requestState = await this.#codec.mint(
-        { t: tool.id, h: hashToolCallArguments(parameters), at: Date.now(), n, c: callId },
+        {
+          t: tool.id,
+          h: hashToolCallArguments(parameters),
+          at: Date.now(),
+          n,
+          c: callId,
+          d: toolDefinitionDigest(tool),
+        },
         ctx,
       );
       this.#openRound(n, ctx, { toolId: tool.id, parameters, callId, sessionId });
@@ -801,6 +835,13 @@ function deniedResult(reason: string): CallToolResult {
     isError: true,
     structuredContent: { status: ToolCallStatus.Denied, error: reason },
   };
+}
+
+/** The denial of an approval given for a tool whose definition was replaced meanwhile. */
+function changedWhileAsked(name: string): ApprovalDecision {
+  return ApprovalDecision.deny(
+    `Approval refused: tool '${name}' changed while it was asked about (its definition was replaced or removed); nothing ran. Call it again to be asked about it as it is now.`,
+  );
 }
 
 /** The result of one call on the wire: the text for the model, plus the data as structured content. */

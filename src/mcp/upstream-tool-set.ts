@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { PermissionFilter, PermissionGrant } from "../approval/index.js";
 import { type RiskLevel, riskLevelName } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
-import type { Tool } from "../tools/index.js";
+import { type Tool, toolDefinitionFingerprint } from "../tools/index.js";
 import type { ToolDefinitionStore } from "./tool-definition-store.js";
 
 /** What {@link UpstreamToolSet} needs of the remembered permissions: `RememberedPermissions` has it. */
@@ -85,7 +85,7 @@ export class UpstreamToolSet {
         continue;
       }
       handled.add(key);
-      const fingerprint = fingerprintOf(tool);
+      const fingerprint = toolDefinitionFingerprint(tool);
       const before = this.#seen.get(key);
       const current = this.#current.get(key);
       const ours = current !== undefined;
@@ -212,17 +212,4 @@ function riskChange(before: string, tool: Tool): string {
 /** A fingerprint as it is recorded: its SHA-256 digest in hex (never the schema itself). */
 function digestOf(fingerprint: string): string {
   return createHash("sha256").update(fingerprint).digest("hex");
-}
-
-/** What a person approving a call of the tool was shown of it, as one string. */
-function fingerprintOf(tool: Tool): string {
-  return JSON.stringify({
-    risk: tool.defaultRiskLevel,
-    name: tool.name,
-    description: tool.description,
-    category: tool.category,
-    inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema ?? null,
-    tags: tool.tags,
-  });
 }

@@ -7,4 +7,5 @@ export {
   takesSignal,
 } from "./tool.js";
 export { isAbortError, ToolBase } from "./tool-base.js";
+export { toolDefinitionDigest, toolDefinitionFingerprint } from "./tool-definition.js";
 export { markValidated, validateOnce, wasValidated } from "./validated-parameters.js";
