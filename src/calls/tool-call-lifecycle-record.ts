@@ -51,6 +51,13 @@ export interface ToolCallRequestRecord {
    * redacted (a parameter the schema marks `x-secret`): what tells a resubmitted call apart.
    */
   argumentsHash?: string;
+  /**
+   * On a call stored as approved and not yet run (`recordDecision`, a console's decision): the
+   * digest of the tool's definition it was approved for. It runs only while the tool is that
+   * one; a tool replaced since (an MCP upstream's relisting) is another tool to the person who
+   * approved.
+   */
+  toolDefinition?: string;
 }
 
 /** An {@link ApprovalDecision} as plain JSON. */

@@ -25,7 +25,7 @@ import {
   type ToolExecutor,
 } from "../execution/index.js";
 import { redactSecretParameters } from "../schema/index.js";
-import { markValidated, type Tool, wasValidated } from "../tools/index.js";
+import { markValidated, type Tool, toolDefinitionDigest, wasValidated } from "../tools/index.js";
 import { ToolValidationResult, ToolValidator } from "../validation/index.js";
 import { ApprovalDecision, type ApprovalDecisionInit } from "./approval-decision.js";
 import type { ApprovalHandler } from "./approval-handler.js";
@@ -205,7 +205,10 @@ export class ToolCallProcessor {
   readonly #gate: CallGate;
   readonly #rounds: ApprovalRounds;
   /** (session, call id) -> a decided lifecycle waiting for its `processCall` (no store). */
-  readonly #recorded = new Map<string, ToolCallLifecycle>();
+  readonly #recorded = new Map<
+    string,
+    { readonly lifecycle: ToolCallLifecycle; readonly toolDefinition: string | undefined }
+  >();
 
   constructor(config: ToolCallProcessorConfig) {
     this.#config = config;
@@ -476,7 +479,12 @@ export class ToolCallProcessor {
     const approved = lifecycle.status === ToolCallStatus.Approved;
     const keep = this.#config.store === undefined && checked.callId !== undefined;
     if (keep && checked.callId !== undefined && (approved || lifecycle.isTerminal)) {
-      this.#keepRecorded(sessionCallKey(checked.sessionId, checked.callId), lifecycle);
+      const tool = this.executor.registry.getTool(lifecycle.request.toolId);
+      this.#keepRecorded(
+        sessionCallKey(checked.sessionId, checked.callId),
+        lifecycle,
+        approved && tool !== undefined ? toolDefinitionDigest(tool) : undefined,
+      );
     }
     const reason = approved
       ? undefined
@@ -550,6 +558,16 @@ export class ToolCallProcessor {
     }
 
     const tool = this.executor.registry.getTool(original.toolId);
+    if (prior.kind === "approved" && changedSinceApproved(prior.record, tool)) {
+      // Approved for the tool as it was: decided again, as a denial saying why.
+      prior = { kind: "none", stored: prior.stored };
+      scope = {
+        ...scope,
+        given: ApprovalDecision.deny(
+          `The approval recorded for this call was for tool '${original.toolId}' as it was then; the tool changed since (its definition was replaced), so nothing ran. Decide on the call again, about the tool as it is now.`,
+        ),
+      };
+    }
     // The check's verdict holds while the registry holds the tool it was reached with.
     const verdict = scope.checked?.tool === tool ? scope.checked?.verdict : undefined;
     let lifecycle: ToolCallLifecycle;
@@ -576,6 +594,9 @@ export class ToolCallProcessor {
         : async (): Promise<void> => {
             if (lost) return;
             const record = storableRecord(lifecycle.toRecord(), tool);
+            if (record.status === ToolCallStatus.Approved && tool !== undefined) {
+              record.request.toolDefinition = toolDefinitionDigest(tool);
+            }
             if (await store.save({ callId, sessionId: scope.sessionId, record, expected })) {
               expected = record.status;
               return;
@@ -841,7 +862,7 @@ export class ToolCallProcessor {
     const recorded = this.#recorded.get(key);
     if (recorded === undefined) return noPrior;
     this.#recorded.delete(key);
-    const record = recorded.toRecord();
+    const record = withToolDefinition(recorded.lifecycle.toRecord(), recorded.toolDefinition);
     if (!isSameCall(record, request)) return noPrior;
     return this.#priorOf(record, request, null);
   }
@@ -863,9 +884,13 @@ export class ToolCallProcessor {
   }
 
   /** Keeps a decided lifecycle for its `processCall`, the oldest dropped past the limit. */
-  #keepRecorded(key: string, lifecycle: ToolCallLifecycle): void {
+  #keepRecorded(
+    key: string,
+    lifecycle: ToolCallLifecycle,
+    toolDefinition: string | undefined,
+  ): void {
     this.#recorded.delete(key);
-    this.#recorded.set(key, lifecycle);
+    this.#recorded.set(key, { lifecycle, toolDefinition });
     if (this.#recorded.size > maxRecordedDecisions) {
       const oldest = this.#recorded.keys().next().value;
       if (oldest !== undefined) this.#recorded.delete(oldest);
@@ -976,6 +1001,24 @@ export class ToolCallProcessor {
 
 /** Nothing known about the call. */
 const noPrior: Prior = Object.freeze({ kind: "none", stored: null });
+
+/** `record` with the digest of the tool definition it was approved for, when there is one. */
+function withToolDefinition(
+  record: ToolCallLifecycleRecord,
+  toolDefinition: string | undefined,
+): ToolCallLifecycleRecord {
+  return toolDefinition === undefined
+    ? record
+    : { ...record, request: { ...record.request, toolDefinition } };
+}
+
+/** Whether an approved record was approved for another definition of `tool` than it has now. */
+function changedSinceApproved(record: ToolCallLifecycleRecord, tool: Tool | undefined): boolean {
+  const approvedFor = record.request.toolDefinition;
+  return (
+    approvedFor !== undefined && tool !== undefined && toolDefinitionDigest(tool) !== approvedFor
+  );
+}
 
 function ignoreError(): undefined {
   return undefined;
