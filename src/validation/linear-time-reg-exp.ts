@@ -220,6 +220,10 @@ function toRe2Syntax(pattern: string): string {
     } else if (members !== undefined && c === "[" && pattern[i + 1] === ":") {
       // RE2 reads `[:alpha:]` in a class as a named class; JavaScript as the characters.
       throw new NoRe2Equivalent();
+    } else if (members === undefined && c === "(" && isModifierGroup(pattern, i)) {
+      // `(?i:…)` (Node 23 and later): RE2 has the syntax, with case folding of its own (`\w`
+      // under JavaScript's `i` and `u` also matches U+017F and U+212A).
+      throw new NoRe2Equivalent();
     } else if (members === undefined && c === ".") {
       piece = jsDot;
     } else {
@@ -230,4 +234,10 @@ function toRe2Syntax(pattern: string): string {
   }
   if (members !== undefined) throw new NoRe2Equivalent();
   return out;
+}
+
+/** Whether the `(` at `open` starts a group with modifiers (`(?i:`, `(?-s:`, `(?i-m:`). */
+function isModifierGroup(pattern: string, open: number): boolean {
+  const modifiers = /^\(\?([a-z]*)(?:-([a-z]*))?:/.exec(pattern.slice(open, open + 16));
+  return modifiers !== null && `${modifiers[1]}${modifiers[2] ?? ""}` !== "";
 }

@@ -369,3 +369,49 @@ describe("linearTimeRegExp: where Node's engine departs from ECMA-262", () => {
     expect(notBoundary.test("😀")).toBe(true);
   });
 });
+
+describe("linearTimeRegExp: groups with modifiers ((?i:…), (?s:…), (?m:…))", () => {
+  // Node 20 refuses them, as its JavaScript does; later Node versions accept them. RE2 has the
+  // syntax but not JavaScript's meaning: its `(?s:.)` kept the translated `.` (no line
+  // terminators) and its `(?m:^)` knows only `\n` as a line end.
+  const cases: [string, string, boolean][] = [
+    ["^a(?s:.)b$", "a\nb", true],
+    ["^a(?s:.)b$", "a\u2028b", true],
+    ["(?m:^b)", "a\rb", true],
+    ["(?m:a$)", "a\u2029b", true],
+    ["^(?i:ab)c$", "ABc", true],
+    ["^(?i:ab)c$", "abC", false],
+    ["^(?-i:a)$", "A", false],
+    ["^(?:a)(?=b)", "ab", true],
+  ];
+
+  // Built from a string: a literal would not parse on Node 20.
+  const probe = "(?i:a)";
+  let modifiersSupported = true;
+  try {
+    new RegExp(probe, "u");
+  } catch {
+    modifiersSupported = false;
+  }
+
+  it.each(cases)(
+    "reads /%s/u against %j as JavaScript does, or refuses it as JavaScript does",
+    (pattern, text, expected) => {
+      if (!modifiersSupported && pattern.includes("(?") && !pattern.includes("(?:")) {
+        expect(() => linearTimeRegExp(pattern, "u")).toThrow(SyntaxError);
+        return;
+      }
+      expect(new RegExp(pattern, "u").test(text)).toBe(expected);
+      expect(linearTimeRegExp(pattern, "u").test(text)).toBe(expected);
+    },
+  );
+
+  it("runs them on JavaScript's engine, and a non-capturing group still on RE2", () => {
+    expect(linearTimeRegExp("^(?:a)b$", "u").toString()).toContain("(RE2)");
+    if (modifiersSupported) {
+      expect(linearTimeRegExp("^(?s:.)$", "u").toString()).toContain("(JavaScript");
+    } else {
+      expect(() => linearTimeRegExp("^(?s:.)$", "u")).toThrow(SyntaxError);
+    }
+  });
+});
