@@ -520,6 +520,37 @@ const searchPathVariables = new Set(["PATH", "CDPATH"]);
  * `BASHOPTS`, a startup file through `BASH_ENV`): after them, file names cannot be read from it.
  */
 const shellReadingVariables = new Set(["BASHOPTS", "SHELLOPTS", "BASH_ENV", "ENV"]);
+/**
+ * Variables whose value a program runs as a command line (`PAGER='cat .env' git log`,
+ * `LESSOPEN='|cat .env %s' less x`, `GIT_SSH_COMMAND`): the files of that command line are the
+ * call's too.
+ */
+const commandVariables = new Set([
+  "PAGER",
+  "GIT_PAGER",
+  "MANPAGER",
+  "SYSTEMD_PAGER",
+  "EDITOR",
+  "VISUAL",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_SSH_COMMAND",
+  "GIT_SSH",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "LESSOPEN",
+  "LESSCLOSE",
+  "BROWSER",
+  "PROMPT_COMMAND",
+]);
+/**
+ * git settings whose value git runs as a command line (`git -c core.pager='cat .env' log`), by
+ * key in lower case (git's section and key names are case-insensitive; a subsection's is not
+ * read here).
+ */
+const gitCommandSetting =
+  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|gpg\.(.+\.)?program|pager\..+|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|(diff|merge)tool\..+\.cmd|credential\.(.+\.)?helper|uploadpack\.packobjectshook|alias\..+)$/;
 /** Commands whose arguments may be assignments the shell or the command makes (`export A=b`). */
 const assigningCommands = new Set(["export", "declare", "typeset", "local", "readonly", "env"]);
 /** git's options (before its subcommand) that name the folder or repository it works in. */
@@ -829,7 +860,7 @@ class OperandCollector {
     const nested = (body: string) => this.line(body, depth + 1);
     for (const word of simple.words) for (const body of word.substitutions) nested(body);
     for (const redirection of simple.redirections) this.redirection(redirection, depth);
-    this.assignments(simple.words);
+    this.assignments(simple.words, depth);
     const unwrapped = unwrapCommand(simple.words);
     for (const script of unwrapped.scripts) nested(script);
     for (const stage of unwrapped.stages) {
@@ -889,6 +920,7 @@ class OperandCollector {
     }
     if (name === "compgen") this.note("'compgen' lists file names");
     if (name === "git") {
+      this.gitConfigCommands(args, depth);
       this.gitFolders(args);
       const at = gitSubcommandAt(args);
       const subcommand = args[at];
@@ -908,7 +940,7 @@ class OperandCollector {
    * the folders of `PATH` and `CDPATH` are paths of the call, and a variable that changes how the
    * shell reads what follows makes it unknown.
    */
-  assignments(words: readonly ShellWord[]): void {
+  assignments(words: readonly ShellWord[], depth: number): void {
     const first = words.findIndex((word) => assignmentName(word.value) === undefined);
     const program = first === -1 ? undefined : words[first];
     const assigning = program !== undefined && assigningCommands.has(commandName(program.value));
@@ -919,6 +951,8 @@ class OperandCollector {
       if (name === undefined) continue;
       if (shellReadingVariables.has(name)) {
         this.note(`'${name}' changes how the shell reads the command`);
+      } else if (commandVariables.has(name)) {
+        this.commandValue(name, rest(word, word.value.indexOf("=") + 1), depth);
       } else if (searchPathVariables.has(name)) {
         let start = word.value.indexOf("=") + 1;
         for (const folder of word.value.slice(start).split(":")) {
@@ -926,6 +960,54 @@ class OperandCollector {
           start += folder.length + 1;
         }
       }
+    }
+  }
+
+  /**
+   * A command line given as a value (a variable's, a git setting's), read as a nested script:
+   * `!` in front (a git alias or credential helper that runs a shell command) and `|` (a
+   * LESSOPEN pipe) are not part of it, nor is `%s` (the file less opens).
+   */
+  commandValue(what: string, value: ShellWord, depth: number): void {
+    if (value.dynamic) {
+      this.note(`'${what}' is a command line built by expansion or substitution`);
+      return;
+    }
+    const script = value.value.replace(/^[!|]+/, "").replaceAll("%s", "");
+    if (script.trim() !== "") this.line(script, depth + 1);
+  }
+
+  /**
+   * `git -c KEY=VALUE` before the subcommand, for a KEY whose value git runs as a command line
+   * (`core.pager`, `alias.x=!cmd`, a diff or filter driver's command, ...): its files are the
+   * call's. An alias without `!` is more git: `alias.x='show HEAD:.env'` is read as that git
+   * command. A setting from the environment (`--config-env`) cannot be read.
+   */
+  gitConfigCommands(args: readonly ShellWord[], depth: number): void {
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      if (word.dynamic || !word.value.startsWith("-")) return; // the subcommand
+      const equals = word.value.indexOf("=");
+      const option = equals === -1 ? word.value : word.value.slice(0, equals);
+      let setting: ShellWord | undefined;
+      if (word.value === "-c") setting = args[++i];
+      else if (/^-c./.test(word.value)) setting = rest(word, 2);
+      else if (namesLongOption(option, "--config-env")) {
+        const named = equals === -1 ? args[++i]?.value : word.value.slice(equals + 1);
+        const key = (named ?? "").split("=", 1)[0]?.toLowerCase() ?? "";
+        if (gitCommandSetting.test(key)) {
+          this.note(`git's '${key}' setting is a command line taken from the environment`);
+        }
+        continue;
+      } else if (gitOptionsWithValue.has(option) && equals === -1) i++;
+      if (setting === undefined) continue;
+      const at = setting.value.indexOf("=");
+      const key = (at === -1 ? setting.value : setting.value.slice(0, at)).toLowerCase();
+      if (!gitCommandSetting.test(key)) continue;
+      const value = rest(setting, at === -1 ? setting.value.length : at + 1);
+      if (key.startsWith("alias.") && !value.dynamic && !value.value.startsWith("!")) {
+        if (value.value.trim() !== "") this.line(`git ${value.value}`, depth + 1);
+      } else this.commandValue(`git ${key}`, value, depth);
     }
   }
 

@@ -457,8 +457,45 @@ describe("red team, session 11: files read through folders, lists, modules and l
     expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
   });
 
+  // A command line handed to a program in a value: a git setting (`-c core.pager=`, an alias,
+  // a diff driver) or a variable a program runs (`PAGER`, `LESSOPEN`, `GIT_SSH_COMMAND`).
+  it.each([
+    ["git -c core.pager='cat .env' log"],
+    ["git -c Core.Pager='head /etc/shadow' log"],
+    ["git -ccore.pager='cat .env' log"],
+    ["git -c alias.x='!cat .env' x"],
+    ["git -c alias.x='show HEAD:.env' x"],
+    ["git -c diff.a.textconv='cat .env' diff"],
+    ["git -c credential.helper='!f() { cat .env; }; f' fetch"],
+    ["PAGER='cat .env' git log"],
+    ["GIT_PAGER='cat /etc/shadow' git log"],
+    ["LESSOPEN='|cat .env %s' less README.md"],
+    ["export GIT_PAGER='head -5 .env'; git log"],
+    ["env GIT_SSH_COMMAND='cat .env' git fetch"],
+  ])(
+    "asks for %j, whose value is a command line reading a protected or outside file",
+    (command) => {
+      const decision = permissive.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+    },
+  );
+
+  it("asks for a command line in a git setting or variable that cannot be read", () => {
+    for (const command of [
+      'git -c core.pager="$X" log',
+      "git --config-env=core.pager=X log",
+      'PAGER="$(cat x)" git log',
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+    }
+  });
+
   it("reads the files of those commands only", () => {
     for (const command of [
+      "git -c core.pager='less -R' log",
+      'git -c user.name="O\'Brien" log',
+      "PAGER=cat git log",
       "time -- ls src",
       "trap 'echo done' EXIT",
       "trap - EXIT",
