@@ -1035,6 +1035,18 @@ class OperandCollector {
       else if (words.length > 0) this.line(words.map((w) => w.value).join(" "), depth + 1);
     } else if (subcommand === "bisect" && after[0]?.value === "run") {
       this.simple({ words: after.slice(1), redirections: [] }, depth + 1);
+    } else if (subcommand === "difftool") {
+      // `git difftool -x CMD` (`--extcmd CMD`): CMD runs on each pair of files.
+      after.forEach((word, i) => {
+        const v = word.value;
+        const long = v.startsWith("--") && namesLongOption(v.split("=", 1)[0] ?? v, "--extcmd");
+        if (word.dynamic) return;
+        if (v === "-x" || (long && !v.includes("="))) {
+          const script = after[i + 1];
+          if (script?.dynamic) this.note("'git difftool -x' runs a built command");
+          else if (script !== undefined) this.line(script.value, depth + 1);
+        } else if (long) this.line(v.slice(v.indexOf("=") + 1), depth + 1);
+      });
     } else if (subcommand === "rebase") {
       after.forEach((word, i) => {
         const v = word.value;

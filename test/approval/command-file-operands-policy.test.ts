@@ -472,6 +472,8 @@ describe("red team, session 11: files read through folders, lists, modules and l
     ["LESSOPEN='|cat .env %s' less README.md"],
     ["export GIT_PAGER='head -5 .env'; git log"],
     ["env GIT_SSH_COMMAND='cat .env' git fetch"],
+    ["git difftool -x 'cat .env' HEAD"],
+    ["git difftool --extcmd='cat /etc/shadow' HEAD"],
   ])(
     "asks for %j, whose value is a command line reading a protected or outside file",
     (command) => {
