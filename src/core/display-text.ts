@@ -42,6 +42,17 @@ export const hiddenCharacters: RegExp =
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800\p{Co}]/u;
 
 /**
+ * Letters, marks and digits of the scripts written right to left (Hebrew, Arabic, Syriac,
+ * Thaana, N'Ko, Samaritan, Mandaic, their presentation forms, and the historic and other scripts
+ * of U+10800–U+10FFF and U+1E800–U+1EFFF). A terminal or a browser lays them out right to left
+ * and pulls the punctuation between them along, with no control character at all: `cat א > ב`
+ * can be drawn as `cat ב < א`, a redirection that reads the other file. Shown escaped, nothing
+ * in the text is drawn out of its order.
+ */
+export const rightToLeftCharacters: RegExp =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
+/**
  * A combining mark after {@link maxStackedMarks} others in a row: a stack of them (`Z̸̢̛̗͓...`)
  * is drawn above and below the line, over the text of the lines around it. Text people write
  * rarely puts more on one letter; the rest of a longer stack is shown escaped.
@@ -52,16 +63,26 @@ const stackedMark = `(?<=\\p{M}{${maxStackedMarks}})\\p{M}`;
 /** A run of spaces this long or longer is shown by its length: it could push text out of view. */
 const longSpaceRun = 8;
 
-/** What is shown otherwise: a long run of spaces, `backslash`, a hidden character, a stacked mark. */
-function piecePattern(backslash: string): RegExp {
+/**
+ * The first character of text that reads as one of the notes shown for what is not drawn (`[30
+ * spaces]`, `… (1,234 characters not shown) …`), written as such: escaped, it cannot pass for a
+ * real run of spaces or a cut.
+ */
+const noteImitation = `\\[(?=[\\d,]+ spaces\\])|…(?= \\([\\d,]+ characters not shown\\) …)`;
+
+/**
+ * What is shown otherwise: a long run of spaces, `backslash`, a hidden character, a
+ * right-to-left one, a stacked mark, and `extra`.
+ */
+function piecePattern(backslash: string, extra?: string): RegExp {
   return new RegExp(
-    ` {${longSpaceRun},}|${backslash}|${hiddenCharacters.source}|${stackedMark}`,
+    ` {${longSpaceRun},}|${backslash}|${hiddenCharacters.source}|${rightToLeftCharacters.source}|${stackedMark}${extra === undefined ? "" : `|${extra}`}`,
     "gu",
   );
 }
 
-/** The pieces of text to escape: a backslash among them. */
-const pieceOf = piecePattern("\\\\");
+/** The pieces of text to escape: a backslash among them, and what imitates a note. */
+const pieceOf = piecePattern("\\\\", noteImitation);
 
 /**
  * The same in JSON text ({@link DisplayTextOptions.keepBackslashes}): a JSON escape instead of a

@@ -165,3 +165,39 @@ describe("displayText: marks that draw nothing, or over other lines", () => {
     expect(JSON.parse(json)).toEqual({ v: stack });
   });
 });
+
+describe("displayText: text drawn right to left", () => {
+  it("escapes right-to-left letters, so the punctuation between them is drawn where it is", () => {
+    // Drawn as `cat ב < א` by a terminal or browser: a redirection reading the other file.
+    expect(displayText("cat א > ב")).toBe("cat \\u05d0 > \\u05d1");
+    expect(displayText("cp ملف.txt /tmp")).toBe("cp \\u0645\\u0644\\u0641.txt /tmp");
+    // Arabic-Indic digits, presentation forms, and scripts past U+FFFF (Adlam).
+    expect(displayText("x\u0661 \ufb2a \u{1e900}")).toBe("x\\u0661 \\ufb2a \\u{1e900}");
+  });
+
+  it("leaves left-to-right scripts and symbols as they are", () => {
+    expect(displayText("ls 文件 файл αβγ café → ✓")).toBe("ls 文件 файл αβγ café → ✓");
+  });
+
+  it("escapes them in JSON text too, and leaves them to that pass with keepControls", () => {
+    expect(displayText('{"path": "א"}', { keepBackslashes: true })).toBe('{"path": "\\u05d0"}');
+    expect(displayText("א", { keepControls: true })).toBe("א");
+  });
+});
+
+describe("displayText: text that reads as its own notes", () => {
+  it("escapes a literal [30 spaces], which would pass for a run of spaces", () => {
+    expect(displayText("echo [30 spaces] hi")).toBe("echo \\u005b30 spaces] hi");
+    expect(displayText(`echo${" ".repeat(30)}hi`)).toBe("echo[30 spaces]hi");
+    expect(displayText("a[1] [x spaces]")).toBe("a[1] [x spaces]");
+  });
+
+  it("escapes a literal cut note, which would pass for text left out", () => {
+    expect(displayText("rm … (1,234 characters not shown) … x")).toBe(
+      "rm \\u2026 (1,234 characters not shown) … x",
+    );
+    expect(displayText("wait…")).toBe("wait…");
+    const cut = displayText(`${"a".repeat(100)}z`, { maxLength: 60 });
+    expect(cut).toMatch(/^a+… \([\d,]+ characters not shown\) …a*z$/);
+  });
+});
