@@ -344,9 +344,19 @@ export class ApprovalPolicy {
     }
     // `diff . sub`, `git diff . other` outside a repository: every file of a folder is read.
     if (workspace === undefined) return undefined;
-    const outsideRepository =
-      files.foldersOutsideRepository.length > 0 &&
-      !inGitRepository(posix.resolve(workspace, workingDirectory(call.parameters)));
+    // Git compares two paths without an index (`--no-index`) when no repository holds the
+    // working directory, or when one of them lies outside the repository that does (a
+    // repository nested in the workspace, and `..`).
+    let outsideRepository = false;
+    if (files.foldersOutsideRepository.length > 0) {
+      const root = gitRepositoryRoot(posix.resolve(workspace, workingDirectory(call.parameters)));
+      outsideRepository =
+        root === undefined ||
+        files.foldersOutsideRepository.some((folder) => {
+          const at = posix.resolve(workspace, folder);
+          return at !== root && !at.startsWith(root === "/" ? root : `${root}/`);
+        });
+    }
     for (const folder of [
       ...files.folders,
       ...(outsideRepository ? files.foldersOutsideRepository : []),
@@ -592,16 +602,16 @@ function isFolder(workspace: string, path: string): boolean {
   }
 }
 
-/** Whether `folder` is inside a git work tree: it or a folder above it holds `.git`. */
-function inGitRepository(folder: string): boolean {
+/** The git work tree holding `folder`: it or the nearest folder above it with a `.git`. */
+function gitRepositoryRoot(folder: string): string | undefined {
   for (let current = folder; ; current = posix.dirname(current)) {
     try {
       statSync(posix.join(current, ".git"));
-      return true;
+      return current;
     } catch {
       // Not here: look further up.
     }
-    if (posix.dirname(current) === current) return false;
+    if (posix.dirname(current) === current) return undefined;
   }
 }
 

@@ -536,6 +536,32 @@ describe("red team, session 11: files read through folders, lists, modules and l
     expect(defaults.decide(terminal("git diff . src")).kind).toBe("allow");
   });
 
+  it("asks for a git diff, in a repository nested in the workspace, of a folder outside it", () => {
+    // git compares without an index when a path lies outside the repository of the working
+    // directory: `..` from a nested repository names the workspace, read whole.
+    const plain = mkdtempSync(join(tmpdir(), "aintern-nested-"));
+    try {
+      writeFileSync(join(plain, ".env"), "API_KEY=sk-live-123\n");
+      mkdirSync(join(plain, "sub", ".git"), { recursive: true });
+      mkdirSync(join(plain, "sub", "src"));
+      mkdirSync(join(plain, "empty"));
+      const inSub = (command: string) => ({
+        ...terminal(command),
+        parameters: { command, cwd: "sub" },
+        workspacePath: plain,
+      });
+      for (const command of ["git diff .. ../empty", "git diff src ..", "git diff -- ../empty ."]) {
+        for (const policy of [defaults, permissive]) {
+          expect(policy.decide(inSub(command)).kind, command).toBe("ask");
+        }
+      }
+      // Both inside the nested repository: pathspecs, as in any repository.
+      expect(defaults.decide(inSub("git diff . src")).kind).toBe("allow");
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  });
+
   it("still runs comparisons, hashes and jq filters of workspace files unasked", () => {
     for (const command of [
       "diff README.md src/a.ts",
