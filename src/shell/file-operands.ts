@@ -1,4 +1,10 @@
-import { commandName, namesLongOption, stdinScripts, substitutionBodies } from "./command-words.js";
+import {
+  commandName,
+  namesLongOption,
+  quoteWords,
+  stdinScripts,
+  substitutionBodies,
+} from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
@@ -171,7 +177,14 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   ),
   ["head", headRule],
   ["tail", headRule],
-  ["less", { withArgument: "bhjkoOpPtTxyz#", fileOptions: ["-k", "-o", "-O", "-T"] }],
+  [
+    "less",
+    {
+      withArgument: "bhjkoOpPtTxyz#",
+      longWithArgument: ["--lesskey-file", "--lesskey-src", "--lesskey-content"],
+      fileOptions: ["-k", "-o", "-O", "-T", "--lesskey-file", "--lesskey-src"],
+    },
+  ],
   ["more", { withArgument: "n" }],
   ["most", plain],
   [
@@ -543,6 +556,44 @@ const commandVariables = new Set([
   "LESSCLOSE",
   "BROWSER",
   "PROMPT_COMMAND",
+  // Expanded by the shell when it prompts or traces (`PS4='$(cat .env)'; set -x`).
+  "PS1",
+  "PS2",
+  "PS4",
+  "GIT_PROXY_COMMAND",
+  "KUBE_EDITOR",
+  "SUDO_EDITOR",
+  "SUDO_ASKPASS",
+  "GH_EDITOR",
+  "HGEDITOR",
+  "SVN_EDITOR",
+  "FCEDIT",
+  "RSYNC_RSH",
+  "CVS_RSH",
+  "LESSEDIT",
+]);
+/**
+ * Variables that give a program settings, options or programs from outside the command line
+ * (git's settings in the environment, its configuration files and helper folders; `man`'s and
+ * `tar`'s default options): what they make it run cannot be read.
+ */
+const opaqueVariable =
+  /^(GIT_CONFIG(_PARAMETERS|_COUNT|_GLOBAL|_SYSTEM|_(KEY|VALUE)_\d+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_ALLOW_PROTOCOL|MANOPT|TAR_OPTIONS)$/;
+/** Variables naming a key file `less` reads (its commands and variables, LESSOPEN among them). */
+const lessKeyVariables = new Set(["LESSKEY", "LESSKEYIN", "LESSKEY_SRC", "LESSKEYIN_SYSTEM"]);
+/** Builtins that set a variable named in their arguments (`printf -v NAME`, `read NAME`). */
+const settingBuiltins = new Set([
+  "printf",
+  "read",
+  "mapfile",
+  "readarray",
+  "getopts",
+  "let",
+  "export",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
 ]);
 /**
  * git settings whose value git runs as a command line (`git -c core.pager='cat .env' log`), by
@@ -550,7 +601,49 @@ const commandVariables = new Set([
  * read here).
  */
 const gitCommandSetting =
-  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|gpg\.(.+\.)?program|pager\..+|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|(diff|merge)tool\..+\.cmd|credential\.(.+\.)?helper|uploadpack\.packobjectshook|alias\..+)$/;
+  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|pager\..+|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|(diff|merge)tool\..+\.cmd|credential\.(.+\.)?helper|uploadpack\.packobjectshook|alias\..+|trailer\..+\.(command|cmd)|man\..+\.cmd|browser\..+\.cmd|remote\..+\.(uploadpack|receivepack)|sendemail\.(.+\.)?(tocmd|cccmd|sendmailcmd|smtpserver)|core\.alternaterefscommand|interactive\.difffilter|instaweb\.httpd)$/;
+/**
+ * git settings whose value names a file git reads (a template, an excludes or attributes file,
+ * a mailmap, a certificate, a skip list): the file is the call's.
+ */
+const gitFileSetting =
+  /^(core\.(excludesfile|attributesfile)|commit\.template|blame\.ignorerevsfile|mailmap\.file|(receive\.|fetch\.)?fsck\.skiplist|gpg\.ssh\.(allowedsignersfile|revocationfile)|http\.(.+\.)?(sslcert|sslkey|sslcainfo|cookiefile))$/;
+/**
+ * git settings that bring settings, hooks or programs from elsewhere (an included file, a hooks
+ * folder, the `ext::` transport, which runs a command as a remote): what they run is not on the
+ * command line.
+ */
+const gitOpaqueSetting =
+  /^(include\.path|includeif\..+\.path|core\.hookspath|core\.worktree|protocol\.(.+\.)?allow)$/;
+/** git options whose value is a command line git runs (as a remote's helper, or per file). */
+const gitCommandOptions = new Set(["--upload-pack", "--receive-pack", "--exec"]);
+/**
+ * Options of other programs whose value is a command line the program runs: `man -P`, `rsync
+ * -e`, `tar --to-command`, `sort --compress-program`, `zip -TT`, `scp -S` (ssh's `-o
+ * ProxyCommand=` is read apart).
+ */
+const programCommandOptions: ReadonlyMap<string, { short: string; long: readonly string[] }> =
+  new Map([
+    ["man", { short: "PH", long: ["--pager", "--html"] }],
+    ["rsync", { short: "e", long: ["--rsh"] }],
+    [
+      "tar",
+      {
+        short: "IF",
+        long: [
+          "--to-command",
+          "--use-compress-program",
+          "--rsh-command",
+          "--info-script",
+          "--new-volume-script",
+        ],
+      },
+    ],
+    ["sort", { short: "", long: ["--compress-program"] }],
+    ["zip", { short: "", long: ["--unzip-command"] }],
+    ["scp", { short: "S", long: [] }],
+    ["sftp", { short: "S", long: [] }],
+  ]);
 /** Commands whose arguments may be assignments the shell or the command makes (`export A=b`). */
 const assigningCommands = new Set(["export", "declare", "typeset", "local", "readonly", "env"]);
 /** git's options (before its subcommand) that name the folder or repository it works in. */
@@ -653,6 +746,7 @@ function objectPathStart(value: string): number | undefined {
 /** git's other options before the subcommand that take the next word as their value. */
 const gitOptionsWithValue = new Set([
   "-c",
+  "--attr-source",
   "--namespace",
   "--exec-path",
   "--config-env",
@@ -860,19 +954,28 @@ class OperandCollector {
     const nested = (body: string) => this.line(body, depth + 1);
     for (const word of simple.words) for (const body of word.substitutions) nested(body);
     for (const redirection of simple.redirections) this.redirection(redirection, depth);
-    this.assignments(simple.words, depth);
     const unwrapped = unwrapCommand(simple.words);
+    // Assignments in front of the command or of any wrapper's command (`nice env A=b cmd`).
+    for (const stage of unwrapped.stages) this.assignments(stage, depth);
     for (const script of unwrapped.scripts) nested(script);
     for (const stage of unwrapped.stages) {
       const name = stage[0] === undefined ? "" : commandName(stage[0].value);
       if (name === "xargs") this.note("'xargs' takes its operands from its input");
       if (name === "parallel") this.note("'parallel' takes its operands from ':::' or its input");
     }
+    // Options whose value a program runs, the wrappers' too (`ssh -o ProxyCommand=... host`).
+    for (const stage of unwrapped.stages) {
+      const first = stage[0];
+      if (first !== undefined) {
+        this.programCommands(commandName(first.value), stage.slice(1), depth);
+      }
+    }
     const effective = unwrapped.words;
     const program = effective[0];
     if (program === undefined) return;
     const name = commandName(program.value);
     const args = effective.slice(1);
+    if (settingBuiltins.has(name)) this.variablesSetBy(name, args);
     if (directoryChangers.has(name)) this.changeDirectory(name, args);
     else if (name === "alias") this.note("an alias may rename a program");
     else if (name === "eval") nested(args.map((w) => w.value).join(" "));
@@ -920,14 +1023,19 @@ class OperandCollector {
     }
     if (name === "compgen") this.note("'compgen' lists file names");
     if (name === "git") {
-      this.gitConfigCommands(args, depth);
+      const aliases = this.gitConfigCommands(args, depth);
       this.gitFolders(args);
       const at = gitSubcommandAt(args);
       const subcommand = args[at];
       if (subcommand !== undefined && !subcommand.dynamic) {
         const after = args.slice(at + 1);
+        const alias = aliases.get(subcommand.value.toLowerCase());
+        if (alias !== undefined) this.gitAlias(alias, after, depth);
         this.gitPaths(subcommand.value, after);
         this.gitCommands(subcommand.value, after, depth);
+      }
+      if (args.some((w) => /(^|=)ext::/i.test(w.value))) {
+        this.note("git's ext:: transport runs a command as its remote");
       }
     }
     if (turnsOnExtendedGlobs(name, args)) {
@@ -953,6 +1061,12 @@ class OperandCollector {
         this.note(`'${name}' changes how the shell reads the command`);
       } else if (commandVariables.has(name)) {
         this.commandValue(name, rest(word, word.value.indexOf("=") + 1), depth);
+      } else if (opaqueVariable.test(name)) {
+        this.note(`'${name}' gives a program settings or programs from elsewhere`);
+      } else if (lessKeyVariables.has(name)) {
+        this.file(rest(word, word.value.indexOf("=") + 1));
+      } else if (name === "LESS" && /[!|]/.test(word.value)) {
+        this.note("'LESS' may hold a command for less to run");
       } else if (searchPathVariables.has(name)) {
         let start = word.value.indexOf("=") + 1;
         for (const folder of word.value.slice(start).split(":")) {
@@ -973,7 +1087,8 @@ class OperandCollector {
       this.note(`'${what}' is a command line built by expansion or substitution`);
       return;
     }
-    const script = value.value.replace(/^[!|]+/, "").replaceAll("%s", "");
+    // `!cmd` (a git alias), `|cmd`, `||cmd`, `|-cmd` and `||-cmd` (LESSOPEN's pipes).
+    const script = value.value.replace(/^[!|]+-?/, "").replaceAll("%s", "");
     if (script.trim() !== "") this.line(script, depth + 1);
   }
 
@@ -983,10 +1098,12 @@ class OperandCollector {
    * call's. An alias without `!` is more git: `alias.x='show HEAD:.env'` is read as that git
    * command. A setting from the environment (`--config-env`) cannot be read.
    */
-  gitConfigCommands(args: readonly ShellWord[], depth: number): void {
+  gitConfigCommands(args: readonly ShellWord[], depth: number): Map<string, ShellWord> {
+    /** Aliases set here, by name in lower case: their value with the `!` if it has one. */
+    const aliases = new Map<string, ShellWord>();
     for (let i = 0; i < args.length; i++) {
       const word = args[i] as ShellWord;
-      if (word.dynamic || !word.value.startsWith("-")) return; // the subcommand
+      if (word.dynamic || !word.value.startsWith("-")) return aliases; // the subcommand
       const equals = word.value.indexOf("=");
       const option = equals === -1 ? word.value : word.value.slice(0, equals);
       let setting: ShellWord | undefined;
@@ -999,15 +1116,127 @@ class OperandCollector {
           this.note(`git's '${key}' setting is a command line taken from the environment`);
         }
         continue;
-      } else if (gitOptionsWithValue.has(option) && equals === -1) i++;
+      } else if (
+        (gitOptionsWithValue.has(option) || gitFolderOptions.has(option)) &&
+        equals === -1
+      ) {
+        i++;
+      }
       if (setting === undefined) continue;
       const at = setting.value.indexOf("=");
       const key = (at === -1 ? setting.value : setting.value.slice(0, at)).toLowerCase();
+      if (gitOpaqueSetting.test(key)) {
+        this.note(`git's '${key}' setting brings what git runs from elsewhere`);
+        continue;
+      }
+      if (gitFileSetting.test(key) && at !== -1) {
+        this.file(rest(setting, at + 1));
+        continue;
+      }
       if (!gitCommandSetting.test(key)) continue;
       const value = rest(setting, at === -1 ? setting.value.length : at + 1);
+      if (key.startsWith("alias.")) aliases.set(key.slice("alias.".length), value);
       if (key.startsWith("alias.") && !value.dynamic && !value.value.startsWith("!")) {
         if (value.value.trim() !== "") this.line(`git ${value.value}`, depth + 1);
       } else this.commandValue(`git ${key}`, value, depth);
+    }
+    return aliases;
+  }
+
+  /**
+   * A git alias set on the command line, run with the arguments after it: they are operands of
+   * the alias's command (`git -c alias.x='!cat' x .env` runs `cat .env`; `git -c alias.x=show x
+   * HEAD:.env` runs `git show HEAD:.env`).
+   */
+  gitAlias(alias: ShellWord, after: readonly ShellWord[], depth: number): void {
+    if (alias.dynamic || after.some((w) => w.dynamic)) {
+      this.note("a git alias runs with arguments built by expansion or substitution");
+      return;
+    }
+    const words = quoteWords(after.map((w) => w.value));
+    if (alias.value.startsWith("!")) {
+      this.line(`${alias.value.replace(/^!+/, "")} ${words}`, depth + 1);
+    } else this.line(`git ${alias.value} ${words}`, depth + 1);
+  }
+
+  /**
+   * A command-line variable set by a builtin other than an assignment (`printf -v GIT_PAGER
+   * ...`, `read GIT_PAGER`, `export GIT_PAGER` of a value set elsewhere): its value cannot be
+   * read.
+   */
+  variablesSetBy(name: string, args: readonly ShellWord[]): void {
+    for (const word of args) {
+      const variable = word.value.split("=", 1)[0] ?? "";
+      if (word.value.includes("=") && name !== "printf" && name !== "read") continue;
+      if (commandVariables.has(variable) || opaqueVariable.test(variable)) {
+        this.note(`'${name}' sets '${variable}', whose value a program runs`);
+      }
+    }
+  }
+
+  /**
+   * Options whose value is a command line the program runs (`man -P`, `rsync -e`, `tar
+   * --to-command`, `ssh -o ProxyCommand=`, ...): read as nested scripts.
+   */
+  programCommands(name: string, args: readonly ShellWord[], depth: number): void {
+    if (name === "ssh" || name === "scp" || name === "sftp") {
+      for (let i = 0; i < args.length; i++) {
+        const word = args[i] as ShellWord;
+        const option =
+          word.value === "-o" ? args[++i] : word.value.startsWith("-o") ? rest(word, 2) : undefined;
+        const command =
+          option === undefined
+            ? undefined
+            : /^\s*(proxycommand|localcommand|knownhostscommand)\s*[= ]\s*/i.exec(option.value);
+        if (option !== undefined && command !== null && command !== undefined) {
+          this.commandValue(`${name} -o`, rest(option, command[0].length), depth);
+        }
+      }
+    }
+    if ((name === "less" || name === "more") && args.some((w) => /^\+.*[!|]/.test(w.value))) {
+      this.note(`'${name} +' runs its commands, which may start a shell`);
+    }
+    const rule = programCommandOptions.get(name);
+    if (rule === undefined) return;
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      const v = word.value;
+      if (word.dynamic && v.startsWith("-")) continue;
+      if (v === "--") return;
+      if (v.startsWith("--")) {
+        const equals = v.indexOf("=");
+        const option = equals === -1 ? v : v.slice(0, equals);
+        if (!rule.long.some((full) => namesLongOption(option, full))) continue;
+        if (equals !== -1) this.commandValue(`${name} ${option}`, rest(word, equals + 1), depth);
+        else if (args[i + 1] !== undefined) {
+          this.commandValue(`${name} ${option}`, args[++i] as ShellWord, depth);
+        }
+      } else if (v.startsWith("-") && v.length > 1) {
+        // A cluster of short options: the first that takes a value takes the rest, or the next word.
+        for (let c = 1; c < v.length; c++) {
+          if (!rule.short.includes(v[c] as string)) continue;
+          if (c + 1 < v.length) this.commandValue(`${name} -${v[c]}`, rest(word, c + 1), depth);
+          else if (args[i + 1] !== undefined) {
+            this.commandValue(`${name} -${v[c]}`, args[++i] as ShellWord, depth);
+          }
+          break;
+        }
+      }
+    }
+    if (name === "tar") {
+      for (const word of args) {
+        const exec = /^--checkpoint-action=(?:exec|sleep)=/.exec(word.value);
+        if (exec !== null && word.value.includes("exec=")) {
+          this.commandValue("tar --checkpoint-action", rest(word, exec[0].length), depth);
+        }
+      }
+    }
+    if (name === "zip") {
+      for (let i = 0; i < args.length; i++) {
+        if ((args[i] as ShellWord).value === "-TT" && args[i + 1] !== undefined) {
+          this.commandValue("zip -TT", args[i + 1] as ShellWord, depth);
+        }
+      }
     }
   }
 
@@ -1026,6 +1255,25 @@ class OperandCollector {
    * paths are read as after a `cd`).
    */
   gitCommands(subcommand: string, after: readonly ShellWord[], depth: number): void {
+    // `--upload-pack CMD` (`clone -u CMD`), `--receive-pack CMD`, `archive --exec CMD`: the
+    // helper git runs as the remote's end, through a shell.
+    for (let i = 0; i < after.length; i++) {
+      const word = after[i] as ShellWord;
+      const v = word.value;
+      if (word.dynamic || v === "--") break;
+      const equals = v.indexOf("=");
+      const option = equals === -1 ? v : v.slice(0, equals);
+      const runs =
+        (subcommand === "clone" && option === "-u") ||
+        (subcommand !== "rebase" &&
+          option.startsWith("--") &&
+          [...gitCommandOptions].some((full) => namesLongOption(option, full)));
+      if (!runs) continue;
+      if (equals !== -1) this.commandValue(`git ${option}`, rest(word, equals + 1), depth);
+      else if (after[i + 1] !== undefined) {
+        this.commandValue(`git ${option}`, after[++i] as ShellWord, depth);
+      }
+    }
     if (subcommand === "submodule" && after.some((w) => w.value === "foreach")) {
       // It runs in each submodule's folder, as `-execdir` does.
       const script = after.slice(after.findIndex((w) => w.value === "foreach") + 1);
