@@ -18,6 +18,12 @@ export interface ApprovalPromptDetails {
   readonly callId?: string;
   /** What the call will do (the tool's execution summary; also on the request). */
   readonly summary?: string;
+  /**
+   * The digest of the definition of the tool the person is asked about (set by the processor).
+   * A handler that keeps a decision beyond this prompt (the console's row, read again after a
+   * restart) applies it only to a call whose tool has the same digest.
+   */
+  readonly toolDefinition?: string;
 }
 
 /**

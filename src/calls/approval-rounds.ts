@@ -5,7 +5,7 @@ import {
   type RememberedPermissions,
 } from "../approval/index.js";
 import { type JsonObject, type RiskLevel, riskLevelName } from "../core/index.js";
-import type { Tool } from "../tools/index.js";
+import { type Tool, toolDefinitionDigest } from "../tools/index.js";
 import { ApprovalDecision } from "./approval-decision.js";
 import type { ApprovalHandler, ApprovalPromptDetails } from "./approval-handler.js";
 import { type CallGate, errorText } from "./call-gate.js";
@@ -110,6 +110,7 @@ export class ApprovalRounds {
         round,
         sessionId: question.sessionId,
         summary: shown.executionSummary,
+        toolDefinition: toolDefinitionDigest(tool),
         ...(question.callId === undefined ? {} : { callId: question.callId }),
         ...(warning === undefined ? {} : { warning }),
         ...(previousProblem === undefined ? {} : { previousProblem }),

@@ -18,6 +18,7 @@ import {
   TypedEventEmitter,
   timeOrderedUuid,
 } from "../core/index.js";
+import { expectTool } from "../execution/expected-tool.js";
 import {
   type AuditLog,
   canExecuteParallel,
@@ -631,11 +632,10 @@ export class ToolCallProcessor {
       started = true;
       // The claim: of processes meeting this call at once, one gets past here.
       if (store !== undefined) await save();
-      const execution = await this.executor.execute(
-        tool.id,
-        this.#context(lifecycle, scope, note, tool),
-        scope.signal,
-      );
+      const context = this.#context(lifecycle, scope, note, tool);
+      // The tool judged and approved is the one that runs: a relisting since runs nothing.
+      expectTool(context, tool);
+      const execution = await this.executor.execute(tool.id, context, scope.signal);
       finishFromExecution(lifecycle, execution);
     } catch (error) {
       if (error === lostClaim) {

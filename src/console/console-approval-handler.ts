@@ -85,6 +85,18 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
   ): Promise<ApprovalDecision> {
     const approval = await this.open(request, details);
     const sessionId = this.#config.sessionId ?? details?.sessionId;
+    const shown = approval.request.toolDefinition;
+    if (
+      shown !== undefined &&
+      details?.toolDefinition !== undefined &&
+      shown !== details.toolDefinition
+    ) {
+      // The row (maybe decided before a restart) shows the tool as it was: not this one.
+      await this.withdraw(approval.id).catch(() => false);
+      return ApprovalDecision.deny(
+        `The approval in the console was for tool '${request.toolId}' as it was when it was asked; the tool changed since (its definition was replaced), so nothing ran. Call it again to be asked about it as it is now.`,
+      ).bindTo(request);
+    }
     if (!sameKey(approval.sessionId, sessionId) || approval.request.toolId !== request.toolId) {
       // Another session's (or tool's) call with the same call id and arguments: its decision,
       // or its expiry, is not this call's to take.
@@ -124,6 +136,9 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
         requestedAt: request.requestedAt,
         ...(tool === undefined ? {} : { inputSchema: tool.inputSchema as unknown as JsonObject }),
         ...(tool === undefined ? {} : { category: String(tool.category) }),
+        ...(details?.toolDefinition === undefined
+          ? {}
+          : { toolDefinition: details.toolDefinition }),
       },
       details: {
         reason: details?.reason ?? "This call needs approval",

@@ -48,6 +48,11 @@ export interface PendingApprovalRequest {
   readonly inputSchema?: JsonObject;
   /** A tool category (`FileSystem`, `Terminal`, ...), for display. */
   readonly category?: string;
+  /**
+   * The digest of the tool's definition when the row was opened: a decision made on the row is
+   * applied only to a call of the tool with that definition.
+   */
+  readonly toolDefinition?: string;
 }
 
 /** Why the process asks (the processor's `ApprovalPromptDetails`). */

@@ -24,6 +24,7 @@ import {
 } from "./execution-outcome.js";
 import { STANDARD_MESSAGES } from "./execution-tracker.js";
 import type { ExecutorRuntime } from "./executor-runtime.js";
+import { expectedTool } from "./expected-tool.js";
 import { ToolExecutionError } from "./tool-execution-error.js";
 import { ToolExecutionEventType } from "./tool-execution-event.js";
 import { effectiveTimeoutMs } from "./tool-execution-options.js";
@@ -132,6 +133,16 @@ async function pipeline(runtime: ExecutorRuntime, execution: Execution): Promise
     };
   }
   runtime.observers.onToolFound(execution, tool);
+  const expected = expectedTool(plan.context);
+  if (expected !== undefined && expected !== tool) {
+    const reason = `tool '${tool.id}' changed after the call was judged and approved (its definition was replaced); nothing ran. Call it again to be asked about it as it is now.`;
+    return {
+      tool,
+      status: ToolExecutionStatus.PermissionDenied,
+      result: ToolResult.failed(`Permission denied: ${reason}`, ToolErrorCode.PermissionDenied),
+      denialReason: reason,
+    };
+  }
   if (cancellation.aborted) return stoppedOutcome(tool, cancellation, false, undefined, false);
 
   // 2. Authorization

@@ -708,6 +708,7 @@ export class AinternMcpServer {
         sessionId,
         callId,
         summary: need.summary,
+        toolDefinition: toolDefinitionDigest(tool),
         ...(need.warning === undefined ? {} : { warning: need.warning }),
       });
       const n = nonce();

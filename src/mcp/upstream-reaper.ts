@@ -17,6 +17,8 @@ import { sourceLoaderArgs } from "../sandbox/process-launch.js";
  */
 let reaper: ChildProcess | undefined;
 let unavailable = process.platform !== "linux";
+/** The servers the reaper must kill if the gateway dies, by marker: sent again to a new reaper. */
+const listed = new Map<string, CallProcessMarks>();
 
 function started(): ChildProcess | undefined {
   if (unavailable) return undefined;
@@ -30,14 +32,21 @@ function started(): ChildProcess | undefined {
     child.once("error", () => {
       unavailable = true;
     });
+    const startedAt = Date.now();
     child.once("exit", () => {
-      if (reaper === child) reaper = undefined;
+      if (reaper !== child) return;
+      reaper = undefined;
+      // Killed by someone while servers run: replaced at once, and told of them. One that ends
+      // as it starts (its script missing, say) is not started again.
+      if (Date.now() - startedAt < 1_000) unavailable = true;
+      else if (listed.size > 0) started();
     });
     child.stdin?.on("error", () => undefined);
     // Neither the reaper nor its pipe keeps the gateway running.
     child.unref();
     (child.stdin as unknown as Socket | null)?.unref();
     reaper = child;
+    for (const marks of listed.values()) child.stdin?.write(lineOf(marks));
     return child;
   } catch {
     unavailable = true;
@@ -47,11 +56,19 @@ function started(): ChildProcess | undefined {
 
 /** Has the reaper kill the processes `marks` finds if the gateway dies first. */
 export function reapIfGatewayDies(marks: CallProcessMarks): void {
-  started()?.stdin?.write(`+${JSON.stringify(marks)}\n`);
+  const running = reaper;
+  listed.set(marks.environmentMarker, marks);
+  // A reaper started now is sent every listed server, this one included.
+  if (started() === running) reaper?.stdin?.write(lineOf(marks));
+}
+
+function lineOf(marks: CallProcessMarks): string {
+  return `+${JSON.stringify(marks)}\n`;
 }
 
 /** The server `marks` finds was stopped by the gateway itself: the reaper forgets it. */
 export function stopReaping(marks: CallProcessMarks): void {
+  listed.delete(marks.environmentMarker);
   if (reaper === undefined) return;
   reaper.stdin?.write(`-${marks.environmentMarker}\n`);
 }

@@ -4,7 +4,7 @@
 // mode `stubborn`). Checked when the upstream is closed, when the server exits on its own, when
 // `aintern mcp` ends with its client, and when a gateway's process exits without closing it.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -231,4 +231,57 @@ describe.runIf(onLinux)("an upstream's processes", () => {
     expect(await exited).toBe(0);
     await expectAllGone(tree);
   }, 30_000);
+});
+
+describe.runIf(onLinux)("the gateway's reaper", () => {
+  it("is started again when killed, and still ends the upstreams when the gateway is killed", async () => {
+    const dir = await stateDir();
+    const { command, args } = wrapped(dir);
+    const gateway = spawn(
+      process.execPath,
+      cliArgs(
+        "mcp",
+        "--workspace",
+        dir,
+        "--db",
+        "sqlite::memory:",
+        "--upstream",
+        `${command} ${args[0]} "${args[1]}"`,
+      ),
+      { cwd: repoRoot, stdio: ["pipe", "ignore", "ignore"] },
+    );
+    gateways.push(gateway);
+    const exited = new Promise((resolve) => gateway.once("exit", resolve));
+    const tree = await treeOf(dir);
+    const reaperOf = (): number | undefined => {
+      for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+        try {
+          const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+          const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+          const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+          if (cmdline.includes("upstream-reaper-main") && parent === gateway.pid)
+            return Number(entry);
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+      return undefined;
+    };
+    // Lived past its first second, so it counts as running, then killed by someone.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const first = await eventually(() => {
+      const pid = reaperOf();
+      expect(pid).toBeDefined();
+      return pid!;
+    }, 10_000);
+    process.kill(first, "SIGKILL");
+    await eventually(() => {
+      const pid = reaperOf();
+      expect(pid).toBeDefined();
+      expect(pid).not.toBe(first);
+    }, 10_000);
+    gateway.kill("SIGKILL");
+    await exited;
+    await expectAllGone(tree);
+  }, 40_000);
 });
