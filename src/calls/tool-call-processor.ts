@@ -206,6 +206,8 @@ export class ToolCallProcessor {
   readonly #gate: CallGate;
   readonly #rounds: ApprovalRounds;
   /** (session, call id) -> a decided lifecycle waiting for its `processCall` (no store). */
+  /** (session, call id) -> the digest of the tool a host's person was asked about (`checkCall`). */
+  readonly #askedAbout = new Map<string, string>();
   readonly #recorded = new Map<
     string,
     { readonly lifecycle: ToolCallLifecycle; readonly toolDefinition: string | undefined }
@@ -297,7 +299,14 @@ export class ToolCallProcessor {
       sessionId: ids.sessionId,
       signal: input.signal,
       onProgress: input.onProgress,
-      given: toDecision(input.decision, "processCall"),
+      given:
+        ids.callId === undefined
+          ? toDecision(input.decision, "processCall")
+          : this.#forToolAsAsked(
+              input.toolId,
+              sessionCallKey(ids.sessionId, ids.callId),
+              toDecision(input.decision, "processCall"),
+            ),
       decideOnly: false,
       onLifecycle: ignoreLifecycle,
       checked: reused === undefined ? undefined : { verdict: reused.verdict, tool: reused.tool },
@@ -354,8 +363,38 @@ export class ToolCallProcessor {
    */
   async checkCall(input: CheckCallInput): Promise<CheckedCall> {
     const ids = this.#checkInput(input, "checkCall");
-    return makeCheckedCall(
-      await this.#check(input.toolId, input.parameters, ids.sessionId, ids.callId),
+    const parts = await this.#check(input.toolId, input.parameters, ids.sessionId, ids.callId);
+    if (parts.needsApproval !== false && ids.callId !== undefined && parts.tool !== undefined) {
+      // A host asks its person about this call now: the decision it records later is for the
+      // tool as it is now.
+      const key = sessionCallKey(ids.sessionId, ids.callId);
+      this.#askedAbout.delete(key);
+      this.#askedAbout.set(key, toolDefinitionDigest(parts.tool));
+      if (this.#askedAbout.size > maxRecordedDecisions) {
+        const oldest = this.#askedAbout.keys().next().value;
+        if (oldest !== undefined) this.#askedAbout.delete(oldest);
+      }
+    }
+    return makeCheckedCall(parts);
+  }
+
+  /**
+   * `given` (a host's decision on the call `key`), or a denial when `checkCall` put the call to
+   * the host's person while its tool had another definition than it has now.
+   */
+  #forToolAsAsked(
+    toolId: unknown,
+    key: string,
+    given: ApprovalDecision | undefined,
+  ): ApprovalDecision | undefined {
+    const asked = this.#askedAbout.get(key);
+    if (asked === undefined || given === undefined) return given;
+    this.#askedAbout.delete(key);
+    const tool = typeof toolId === "string" ? this.executor.registry.getTool(toolId) : undefined;
+    if (!given.approved || (tool !== undefined && toolDefinitionDigest(tool) === asked))
+      return given;
+    return ApprovalDecision.deny(
+      `The decision on this call was made about tool '${String(toolId)}' as it was when it was checked; the tool changed since (its definition was replaced or removed), so nothing ran. Ask about the call again.`,
     );
   }
 
@@ -465,7 +504,15 @@ export class ToolCallProcessor {
         `recordDecision: decidedBy must be a string (a person's name or subject), got ${describeValue(input.decidedBy)}`,
       );
     }
-    const decision = input.decidedBy === undefined ? given : given.by(input.decidedBy);
+    const byHost = input.decidedBy === undefined ? given : given.by(input.decidedBy);
+    const decision =
+      checked.callId === undefined
+        ? byHost
+        : (this.#forToolAsAsked(
+            input.toolId,
+            sessionCallKey(checked.sessionId, checked.callId),
+            byHost,
+          ) ?? byHost);
     const request = this.#requestFor(input.toolId, input.parameters, checked.callId);
     const lifecycle = await this.#handle(request, {
       sessionId: checked.sessionId,

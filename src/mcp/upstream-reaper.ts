@@ -17,6 +17,8 @@ import { sourceLoaderArgs } from "../sandbox/process-launch.js";
  */
 let reaper: ChildProcess | undefined;
 let unavailable = process.platform !== "linux";
+/** Whether a reaper has run for a second once: one that dies later was killed, not broken. */
+let workedOnce = false;
 /** The servers the reaper must kill if the gateway dies, by marker: sent again to a new reaper. */
 const listed = new Map<string, CallProcessMarks>();
 
@@ -36,10 +38,16 @@ function started(): ChildProcess | undefined {
     child.once("exit", () => {
       if (reaper !== child) return;
       reaper = undefined;
-      // Killed by someone while servers run: replaced at once, and told of them. One that ends
-      // as it starts (its script missing, say) is not started again.
-      if (Date.now() - startedAt < 1_000) unavailable = true;
-      else if (listed.size > 0) started();
+      const lived = Date.now() - startedAt >= 1_000;
+      if (lived) workedOnce = true;
+      // One that ends as it starts and never ran (its script missing, say) is not started
+      // again. Killed by someone while servers run: replaced and told of them, at once, or a
+      // second later when it was killed as it started (at most one start a second).
+      if (!workedOnce) unavailable = true;
+      else if (listed.size > 0) {
+        if (lived) started();
+        else setTimeout(() => reaper ?? (listed.size > 0 ? started() : undefined), 1_000).unref();
+      }
     });
     child.stdin?.on("error", () => undefined);
     // Neither the reaper nor its pipe keeps the gateway running.

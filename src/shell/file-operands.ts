@@ -186,6 +186,62 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
     },
   ],
   ["more", { withArgument: "n" }],
+  // Programs whose operands are files they read (and may print, copy or pack).
+  [
+    "rsync",
+    {
+      withArgument: "efTBM",
+      longWithArgument: [
+        "--rsh",
+        "--rsync-path",
+        "--filter",
+        "--exclude",
+        "--include",
+        "--exclude-from",
+        "--include-from",
+        "--files-from",
+        "--temp-dir",
+        "--partial-dir",
+        "--backup-dir",
+        "--suffix",
+        "--log-file",
+        "--password-file",
+        "--chmod",
+        "--chown",
+        "--timeout",
+        "--port",
+        "--out-format",
+        "--max-size",
+        "--min-size",
+        "--bwlimit",
+        "--compare-dest",
+        "--copy-dest",
+        "--link-dest",
+      ],
+      fileOptions: [
+        "--exclude-from",
+        "--include-from",
+        "--files-from",
+        "--password-file",
+        "--log-file",
+      ],
+    },
+  ],
+  ["zip", plain],
+  // scp copies its local operands (`scp .env host:`); a remote one (`host:path`) names no file here.
+  ["scp", { withArgument: "cFiJlPSoDX", fileOptions: ["-i", "-F"] }],
+  ["unzip", { withArgument: "d", fileOptions: ["-d"] }],
+  ["7z", plain],
+  ...words("zstd zstdcat unzstd lz4 lz4cat brotli").map((name) => [name, plain] as const),
+  [
+    "iconv",
+    {
+      withArgument: "fto",
+      longWithArgument: ["--from-code", "--to-code", "--output"],
+      fileOptions: ["-o", "--output"],
+    },
+  ],
+  ["pr", plain],
   ["most", plain],
   [
     "sed",
@@ -571,6 +627,7 @@ const commandVariables = new Set([
   "RSYNC_RSH",
   "CVS_RSH",
   "LESSEDIT",
+  "RSYNC_CONNECT_PROG",
 ]);
 /**
  * Variables that give a program settings, options or programs from outside the command line
@@ -578,7 +635,7 @@ const commandVariables = new Set([
  * `tar`'s default options): what they make it run cannot be read.
  */
 const opaqueVariable =
-  /^(GIT_CONFIG(_PARAMETERS|_COUNT|_GLOBAL|_SYSTEM|_(KEY|VALUE)_\d+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_ALLOW_PROTOCOL|MANOPT|TAR_OPTIONS)$/;
+  /^(GIT_CONFIG(_PARAMETERS|_COUNT|_GLOBAL|_SYSTEM|_(KEY|VALUE)_\d+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_ALLOW_PROTOCOL|MANOPT|MANROFFOPT|TAR_OPTIONS)$/;
 /** Variables naming a key file `less` reads (its commands and variables, LESSOPEN among them). */
 const lessKeyVariables = new Set(["LESSKEY", "LESSKEYIN", "LESSKEY_SRC", "LESSKEYIN_SYSTEM"]);
 /** Builtins that set a variable named in their arguments (`printf -v NAME`, `read NAME`). */
@@ -601,7 +658,7 @@ const settingBuiltins = new Set([
  * read here).
  */
 const gitCommandSetting =
-  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|pager\..+|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|(diff|merge)tool\..+\.cmd|credential\.(.+\.)?helper|uploadpack\.packobjectshook|alias\..+|trailer\..+\.(command|cmd)|man\..+\.cmd|browser\..+\.cmd|remote\..+\.(uploadpack|receivepack)|sendemail\.(.+\.)?(tocmd|cccmd|sendmailcmd|smtpserver)|core\.alternaterefscommand|interactive\.difffilter|instaweb\.httpd)$/;
+  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|pager\..+|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|(diff|merge)tool\..+\.cmd|credential\.(.+\.)?helper|uploadpack\.packobjectshook|alias\..+|trailer\..+\.(command|cmd)|man\..+\.cmd|browser\..+\.cmd|remote\..+\.(uploadpack|receivepack)|sendemail\.(.+\.)?(tocmd|cccmd|sendmailcmd|smtpserver)|core\.alternaterefscommand|interactive\.difffilter|instaweb\.httpd|submodule\..+\.update)$/;
 /**
  * git settings whose value names a file git reads (a template, an excludes or attributes file,
  * a mailmap, a certificate, a skip list): the file is the call's.
@@ -614,7 +671,20 @@ const gitFileSetting =
  * command line.
  */
 const gitOpaqueSetting =
-  /^(include\.path|includeif\..+\.path|core\.hookspath|core\.worktree|protocol\.(.+\.)?allow)$/;
+  /^(include\.path|includeif\..+\.path|core\.hookspath|core\.worktree|protocol\.(ext\.)?allow)$/;
+/** git subcommands that take a remote's URL (where `ext::` runs a command). */
+const gitRemoteSubcommands = new Set([
+  "fetch",
+  "pull",
+  "push",
+  "clone",
+  "ls-remote",
+  "remote",
+  "submodule",
+  "archive",
+  "fetch-pack",
+  "send-pack",
+]);
 /** git options whose value is a command line git runs (as a remote's helper, or per file). */
 const gitCommandOptions = new Set(["--upload-pack", "--receive-pack", "--exec"]);
 /**
@@ -625,7 +695,7 @@ const gitCommandOptions = new Set(["--upload-pack", "--receive-pack", "--exec"])
 const programCommandOptions: ReadonlyMap<string, { short: string; long: readonly string[] }> =
   new Map([
     ["man", { short: "PH", long: ["--pager", "--html"] }],
-    ["rsync", { short: "e", long: ["--rsh"] }],
+    ["rsync", { short: "e", long: ["--rsh", "--rsync-path"] }],
     [
       "tar",
       {
@@ -642,7 +712,7 @@ const programCommandOptions: ReadonlyMap<string, { short: string; long: readonly
     ["sort", { short: "", long: ["--compress-program"] }],
     ["zip", { short: "", long: ["--unzip-command"] }],
     ["scp", { short: "S", long: [] }],
-    ["sftp", { short: "S", long: [] }],
+    ["sftp", { short: "SD", long: [] }],
   ]);
 /** Commands whose arguments may be assignments the shell or the command makes (`export A=b`). */
 const assigningCommands = new Set(["export", "declare", "typeset", "local", "readonly", "env"]);
@@ -695,6 +765,27 @@ const gitContentSubcommands = new Set([
   "format-patch",
   "apply",
   "grep",
+  "interpret-trailers",
+  "merge-file",
+  "am",
+  "send-email",
+  "web--browse",
+  "mailsplit",
+  "bundle",
+]);
+
+/**
+ * Options of other git subcommands whose value is a file git reads and may show (a commit
+ * message or template, a tag message, a file added to an archive).
+ */
+const gitSubcommandFileOptions: ReadonlyMap<string, readonly string[]> = new Map([
+  ["commit", ["-F", "--file", "-t", "--template"]],
+  ["tag", ["-F", "--file"]],
+  ["notes", ["-F", "--file"]],
+  ["merge", ["-F", "--file"]],
+  ["archive", ["--add-file"]],
+  ["credential-store", ["--file"]],
+  ["fmt-merge-msg", ["-F", "--file"]],
 ]);
 
 /** A word as if written in quotes: a path a command reads without naming it. */
@@ -710,6 +801,7 @@ const gitFileOptions = new Set([
   "--orderfile",
   "--contents",
   "--ignore-revs-file",
+  "--exclude-from",
 ]);
 
 /** Where git's subcommand is in `args` (after its global options), or -1. */
@@ -1022,6 +1114,21 @@ class OperandCollector {
       }
     }
     if (name === "compgen") this.note("'compgen' lists file names");
+    if (name === "man") {
+      // `man -l FILE`, `man ./FILE`: a page read from a file, which man prints.
+      const local = args.some((w) => /^-[a-zA-Z]*l/.test(w.value) || w.value === "--local-file");
+      for (let i = 0; i < args.length; i++) {
+        const word = args[i] as ShellWord;
+        // `-C FILE`, `--config-file=FILE`: a configuration man reads (its pager among it).
+        if (word.value === "-C" || word.value === "--config-file") {
+          if (args[i + 1] !== undefined) this.file(args[++i] as ShellWord);
+          continue;
+        }
+        if (word.value.startsWith("--config-file=")) this.file(rest(word, 14));
+        if (word.value.startsWith("-")) continue;
+        if (local || word.dynamic || word.value.includes("/")) this.file(word);
+      }
+    }
     if (name === "git") {
       const aliases = this.gitConfigCommands(args, depth);
       this.gitFolders(args);
@@ -1030,11 +1137,18 @@ class OperandCollector {
       if (subcommand !== undefined && !subcommand.dynamic) {
         const after = args.slice(at + 1);
         const alias = aliases.get(subcommand.value.toLowerCase());
-        if (alias !== undefined) this.gitAlias(alias, after, depth);
+        if (alias !== undefined) this.gitAlias(alias, after, aliases, depth);
         this.gitPaths(subcommand.value, after);
         this.gitCommands(subcommand.value, after, depth);
       }
-      if (args.some((w) => /(^|=)ext::/i.test(w.value))) {
+      const remoteTaking = gitRemoteSubcommands.has(subcommand?.value ?? "");
+      if (
+        args.some(
+          (w, i) =>
+            (i < at && /ext::/i.test(w.value)) ||
+            (i > at && remoteTaking && /^(--[a-z-]+=)?ext::/i.test(w.value)),
+        )
+      ) {
         this.note("git's ext:: transport runs a command as its remote");
       }
     }
@@ -1125,7 +1239,7 @@ class OperandCollector {
       if (setting === undefined) continue;
       const at = setting.value.indexOf("=");
       const key = (at === -1 ? setting.value : setting.value.slice(0, at)).toLowerCase();
-      if (gitOpaqueSetting.test(key)) {
+      if (gitOpaqueSetting.test(key) && setting.value.slice(at + 1) !== "/dev/null") {
         this.note(`git's '${key}' setting brings what git runs from elsewhere`);
         continue;
       }
@@ -1136,6 +1250,11 @@ class OperandCollector {
       if (!gitCommandSetting.test(key)) continue;
       const value = rest(setting, at === -1 ? setting.value.length : at + 1);
       if (key.startsWith("alias.")) aliases.set(key.slice("alias.".length), value);
+      // A helper without `!` is `git credential-<helper>`: `store --file FILE` reads FILE.
+      if (/^credential\./.test(key) && !value.dynamic && !value.value.startsWith("!")) {
+        this.line(`git credential-${value.value}`, depth + 1);
+        continue;
+      }
       if (key.startsWith("alias.") && !value.dynamic && !value.value.startsWith("!")) {
         if (value.value.trim() !== "") this.line(`git ${value.value}`, depth + 1);
       } else this.commandValue(`git ${key}`, value, depth);
@@ -1148,7 +1267,12 @@ class OperandCollector {
    * the alias's command (`git -c alias.x='!cat' x .env` runs `cat .env`; `git -c alias.x=show x
    * HEAD:.env` runs `git show HEAD:.env`).
    */
-  gitAlias(alias: ShellWord, after: readonly ShellWord[], depth: number): void {
+  gitAlias(
+    alias: ShellWord,
+    after: readonly ShellWord[],
+    aliases: ReadonlyMap<string, ShellWord>,
+    depth: number,
+  ): void {
     if (alias.dynamic || after.some((w) => w.dynamic)) {
       this.note("a git alias runs with arguments built by expansion or substitution");
       return;
@@ -1156,7 +1280,13 @@ class OperandCollector {
     const words = quoteWords(after.map((w) => w.value));
     if (alias.value.startsWith("!")) {
       this.line(`${alias.value.replace(/^!+/, "")} ${words}`, depth + 1);
-    } else this.line(`git ${alias.value} ${words}`, depth + 1);
+      return;
+    }
+    // More git, with the aliases of this command line still set (`alias.x=y` runs alias y).
+    const settings = quoteWords(
+      [...aliases].flatMap(([name, value]) => ["-c", `alias.${name}=${value.value}`]),
+    );
+    this.line(`git ${settings} ${alias.value} ${words}`, depth + 1);
   }
 
   /**
@@ -1167,9 +1297,79 @@ class OperandCollector {
   variablesSetBy(name: string, args: readonly ShellWord[]): void {
     for (const word of args) {
       const variable = word.value.split("=", 1)[0] ?? "";
-      if (word.value.includes("=") && name !== "printf" && name !== "read") continue;
+      if (word.value.includes("=") && name !== "printf" && name !== "read" && name !== "let") {
+        continue;
+      }
       if (commandVariables.has(variable) || opaqueVariable.test(variable)) {
         this.note(`'${name}' sets '${variable}', whose value a program runs`);
+      }
+    }
+  }
+
+  /**
+   * ssh's, scp's and sftp's options: `-o ProxyCommand=CMD` (also `LocalCommand`,
+   * `KnownHostsCommand`; `=`, spaces or a tab between; in a cluster, `-4o`) runs CMD; a
+   * configuration file (`-F FILE`, `-o Include=FILE`) may run anything (`Match exec`).
+   */
+  sshOptions(name: string, args: readonly ShellWord[], depth: number): void {
+    /** Short options of ssh, scp and sftp that take a value. */
+    const withValue = "bcDEeFIiJLlmOopQRSWwPlsX";
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      const v = word.value;
+      if (word.dynamic || !v.startsWith("-") || v === "-" || v.startsWith("--")) continue;
+      for (let c = 1; c < v.length; c++) {
+        const letter = v[c] as string;
+        if (!withValue.includes(letter)) continue;
+        const value = c + 1 < v.length ? rest(word, c + 1) : args[++i];
+        if (value === undefined) break;
+        if (letter === "F") {
+          this.note(`'${name} -F' reads a configuration file, which may run commands`);
+        }
+        // An identity, a batch of sftp commands, a configuration, a log: files it reads or writes.
+        if ("iFEb".includes(letter)) this.file(value);
+        if (letter === "o") {
+          const command = /^\s*(proxycommand|localcommand|knownhostscommand)\s*[=\s]\s*/i.exec(
+            value.value,
+          );
+          if (command !== null) {
+            // ssh reads `ProxyCommand="cmd"` without its quotes.
+            const cmd = rest(value, command[0].length);
+            const unquoted = /^"(.*)"$/s.exec(cmd.value);
+            this.commandValue(
+              `${name} -o`,
+              unquoted === null ? cmd : part(cmd, 1, cmd.value.length - 1),
+              depth,
+            );
+          } else if (
+            /^\s*(identityfile|certificatefile|userknownhostsfile)\s*[=\s]/i.test(value.value)
+          ) {
+            this.file(rest(value, /^\s*\w+\s*[=\s]\s*/.exec(value.value)?.[0].length ?? 0));
+          } else if (/^\s*(include|match)\b/i.test(value.value)) {
+            this.note(`'${name} -o' reads settings that may run commands`);
+          }
+        }
+        break;
+      }
+    }
+  }
+
+  /**
+   * `tar --checkpoint-action=exec=CMD` (also abbreviated, or with its value as the next word):
+   * CMD runs at each checkpoint.
+   */
+  tarCheckpointActions(args: readonly ShellWord[], depth: number): void {
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      const v = word.value;
+      if (word.dynamic || !v.startsWith("--")) continue;
+      const equals = v.indexOf("=");
+      const option = equals === -1 ? v : v.slice(0, equals);
+      if (option.length < 8 || !namesLongOption(option, "--checkpoint-action")) continue;
+      const value = equals !== -1 ? rest(word, equals + 1) : args[++i];
+      const exec = value === undefined ? null : /^exec=/.exec(value.value);
+      if (value !== undefined && exec !== null) {
+        this.commandValue("tar --checkpoint-action", rest(value, exec[0].length), depth);
       }
     }
   }
@@ -1179,20 +1379,7 @@ class OperandCollector {
    * --to-command`, `ssh -o ProxyCommand=`, ...): read as nested scripts.
    */
   programCommands(name: string, args: readonly ShellWord[], depth: number): void {
-    if (name === "ssh" || name === "scp" || name === "sftp") {
-      for (let i = 0; i < args.length; i++) {
-        const word = args[i] as ShellWord;
-        const option =
-          word.value === "-o" ? args[++i] : word.value.startsWith("-o") ? rest(word, 2) : undefined;
-        const command =
-          option === undefined
-            ? undefined
-            : /^\s*(proxycommand|localcommand|knownhostscommand)\s*[= ]\s*/i.exec(option.value);
-        if (option !== undefined && command !== null && command !== undefined) {
-          this.commandValue(`${name} -o`, rest(option, command[0].length), depth);
-        }
-      }
-    }
+    if (name === "ssh" || name === "scp" || name === "sftp") this.sshOptions(name, args, depth);
     if ((name === "less" || name === "more") && args.some((w) => /^\+.*[!|]/.test(w.value))) {
       this.note(`'${name} +' runs its commands, which may start a shell`);
     }
@@ -1224,18 +1411,28 @@ class OperandCollector {
       }
     }
     if (name === "tar") {
-      for (const word of args) {
-        const exec = /^--checkpoint-action=(?:exec|sleep)=/.exec(word.value);
-        if (exec !== null && word.value.includes("exec=")) {
-          this.commandValue("tar --checkpoint-action", rest(word, exec[0].length), depth);
+      this.tarCheckpointActions(args, depth);
+      // Old-style options (`tar xI CMD -f a.tar`): a first word of letters, each letter that
+      // takes a value taking the next word in turn.
+      const first = args[0];
+      if (first !== undefined && !first.dynamic && /^[A-Za-z]+$/.test(first.value)) {
+        let next = 1;
+        for (const letter of first.value) {
+          if (!"bfFgIKLNTVXC".includes(letter)) continue;
+          const value = args[next++];
+          if (value !== undefined && rule.short.includes(letter)) {
+            this.commandValue(`tar ${letter}`, value, depth);
+          }
         }
       }
     }
     if (name === "zip") {
       for (let i = 0; i < args.length; i++) {
-        if ((args[i] as ShellWord).value === "-TT" && args[i + 1] !== undefined) {
+        const word = args[i] as ShellWord;
+        if (word.value === "-TT" && args[i + 1] !== undefined) {
           this.commandValue("zip -TT", args[i + 1] as ShellWord, depth);
-        }
+        } else if (word.value.startsWith("-TT="))
+          this.commandValue("zip -TT", rest(word, 4), depth);
       }
     }
   }
@@ -1343,6 +1540,8 @@ class OperandCollector {
       this.gitConfigFiles(subcommand, after);
       return;
     }
+    const fileOptions = gitSubcommandFileOptions.get(subcommand);
+    if (fileOptions !== undefined) this.gitFileOptionValues(fileOptions, after);
     if (!gitContentSubcommands.has(subcommand)) return;
     if (subcommand === "cat-file") {
       this.unknown ??= "'git cat-file' prints any object of the repository by its id";
@@ -1374,6 +1573,30 @@ class OperandCollector {
       this.file(word);
       const colon = objectPathStart(word.value);
       if (colon !== undefined) this.file(rest(word, colon));
+    }
+  }
+
+  /** The files named by `options` (`-F FILE`, `-FFILE`, `--file=FILE`, `--file FILE`). */
+  gitFileOptionValues(options: readonly string[], after: readonly ShellWord[]): void {
+    for (let i = 0; i < after.length; i++) {
+      const word = after[i] as ShellWord;
+      const v = word.value;
+      if (word.dynamic || v === "--") return;
+      if (v.startsWith("--")) {
+        const equals = v.indexOf("=");
+        const option = equals === -1 ? v : v.slice(0, equals);
+        if (!options.some((full) => full.startsWith("--") && namesLongOption(option, full)))
+          continue;
+        if (equals !== -1) this.file(rest(word, equals + 1));
+        else if (after[i + 1] !== undefined) this.file(after[++i] as ShellWord);
+      } else if (/^-[a-zA-Z]/.test(v)) {
+        for (let c = 1; c < v.length; c++) {
+          if (!options.includes(`-${v[c]}`)) continue;
+          if (c + 1 < v.length) this.file(rest(word, c + 1));
+          else if (after[i + 1] !== undefined) this.file(after[++i] as ShellWord);
+          break;
+        }
+      }
     }
   }
 

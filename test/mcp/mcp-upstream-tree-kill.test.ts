@@ -234,7 +234,7 @@ describe.runIf(onLinux)("an upstream's processes", () => {
 });
 
 describe.runIf(onLinux)("the gateway's reaper", () => {
-  it("is started again when killed, and still ends the upstreams when the gateway is killed", async () => {
+  it("is started again when killed, twice, and still ends the upstreams when the gateway is killed", async () => {
     const dir = await stateDir();
     const { command, args } = wrapped(dir);
     const gateway = spawn(
@@ -275,10 +275,18 @@ describe.runIf(onLinux)("the gateway's reaper", () => {
       return pid!;
     }, 10_000);
     process.kill(first, "SIGKILL");
-    await eventually(() => {
+    const second = await eventually(() => {
       const pid = reaperOf();
       expect(pid).toBeDefined();
       expect(pid).not.toBe(first);
+      return pid!;
+    }, 10_000);
+    // Killed again as it starts: started again all the same, a second later.
+    process.kill(second, "SIGKILL");
+    await eventually(() => {
+      const pid = reaperOf();
+      expect(pid).toBeDefined();
+      expect([first, second]).not.toContain(pid);
     }, 10_000);
     gateway.kill("SIGKILL");
     await exited;
