@@ -231,28 +231,10 @@ describe.runIf(onLinux)("an upstream's processes", () => {
     expect(await exited).toBe(0);
     await expectAllGone(tree);
   }, 30_000);
-});
 
-describe.runIf(onLinux)("the gateway's reaper", () => {
-  it("is started again when killed, twice, and still ends the upstreams when the gateway is killed", async () => {
-    const dir = await stateDir();
-    const { command, args } = wrapped(dir);
-    const gateway = spawn(
-      process.execPath,
-      cliArgs(
-        "mcp",
-        "--workspace",
-        dir,
-        "--db",
-        "sqlite::memory:",
-        "--upstream",
-        `${command} ${args[0]} "${args[1]}"`,
-      ),
-      { cwd: repoRoot, stdio: ["pipe", "ignore", "ignore"] },
-    );
-    gateways.push(gateway);
-    const exited = new Promise((resolve) => gateway.once("exit", resolve));
-    const tree = await treeOf(dir);
+  // SIGKILL of the gateway is ended by its reaper: one killed meanwhile is replaced.
+  it("end when `aintern mcp` gets SIGKILL after its reaper was killed twice (it is started again)", async () => {
+    const { gateway, exited, tree } = await gatewayWithUpstream();
     const reaperOf = (): number | undefined => {
       for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
         try {
