@@ -1,4 +1,16 @@
 import {
+  commandVariables,
+  gitCommandOptions,
+  gitCommandSetting,
+  gitFileSetting,
+  gitOpaqueSetting,
+  gitRemoteSubcommands,
+  lessKeyVariables,
+  opaqueVariable,
+  programCommandOptions,
+  settingBuiltins,
+} from "./command-line-values.js";
+import {
   commandName,
   namesLongOption,
   quoteWords,
@@ -589,131 +601,6 @@ const searchPathVariables = new Set(["PATH", "CDPATH"]);
  * `BASHOPTS`, a startup file through `BASH_ENV`): after them, file names cannot be read from it.
  */
 const shellReadingVariables = new Set(["BASHOPTS", "SHELLOPTS", "BASH_ENV", "ENV"]);
-/**
- * Variables whose value a program runs as a command line (`PAGER='cat .env' git log`,
- * `LESSOPEN='|cat .env %s' less x`, `GIT_SSH_COMMAND`): the files of that command line are the
- * call's too.
- */
-const commandVariables = new Set([
-  "PAGER",
-  "GIT_PAGER",
-  "MANPAGER",
-  "SYSTEMD_PAGER",
-  "EDITOR",
-  "VISUAL",
-  "GIT_EDITOR",
-  "GIT_SEQUENCE_EDITOR",
-  "GIT_SSH_COMMAND",
-  "GIT_SSH",
-  "GIT_EXTERNAL_DIFF",
-  "GIT_ASKPASS",
-  "SSH_ASKPASS",
-  "LESSOPEN",
-  "LESSCLOSE",
-  "BROWSER",
-  "PROMPT_COMMAND",
-  // Expanded by the shell when it prompts or traces (`PS4='$(cat .env)'; set -x`).
-  "PS1",
-  "PS2",
-  "PS4",
-  "GIT_PROXY_COMMAND",
-  "KUBE_EDITOR",
-  "SUDO_EDITOR",
-  "SUDO_ASKPASS",
-  "GH_EDITOR",
-  "HGEDITOR",
-  "SVN_EDITOR",
-  "FCEDIT",
-  "RSYNC_RSH",
-  "CVS_RSH",
-  "LESSEDIT",
-  "RSYNC_CONNECT_PROG",
-]);
-/**
- * Variables that give a program settings, options or programs from outside the command line
- * (git's settings in the environment, its configuration files and helper folders; `man`'s and
- * `tar`'s default options): what they make it run cannot be read.
- */
-const opaqueVariable =
-  /^(GIT_CONFIG(_PARAMETERS|_COUNT|_GLOBAL|_SYSTEM|_(KEY|VALUE)_\d+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_ALLOW_PROTOCOL|MANOPT|MANROFFOPT|TAR_OPTIONS)$/;
-/** Variables naming a key file `less` reads (its commands and variables, LESSOPEN among them). */
-const lessKeyVariables = new Set(["LESSKEY", "LESSKEYIN", "LESSKEY_SRC", "LESSKEYIN_SYSTEM"]);
-/** Builtins that set a variable named in their arguments (`printf -v NAME`, `read NAME`). */
-const settingBuiltins = new Set([
-  "printf",
-  "read",
-  "mapfile",
-  "readarray",
-  "getopts",
-  "let",
-  "export",
-  "declare",
-  "typeset",
-  "local",
-  "readonly",
-]);
-/**
- * git settings whose value git runs as a command line (`git -c core.pager='cat .env' log`), by
- * key in lower case (git's section and key names are case-insensitive; a subsection's is not
- * read here).
- */
-const gitCommandSetting =
-  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|pager\..+|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|(diff|merge)tool\..+\.cmd|credential\.(.+\.)?helper|uploadpack\.packobjectshook|alias\..+|trailer\..+\.(command|cmd)|man\..+\.cmd|browser\..+\.cmd|remote\..+\.(uploadpack|receivepack)|sendemail\.(.+\.)?(tocmd|cccmd|sendmailcmd|smtpserver)|core\.alternaterefscommand|interactive\.difffilter|instaweb\.httpd|submodule\..+\.update)$/;
-/**
- * git settings whose value names a file git reads (a template, an excludes or attributes file,
- * a mailmap, a certificate, a skip list): the file is the call's.
- */
-const gitFileSetting =
-  /^(core\.(excludesfile|attributesfile)|commit\.template|blame\.ignorerevsfile|mailmap\.file|(receive\.|fetch\.)?fsck\.skiplist|gpg\.ssh\.(allowedsignersfile|revocationfile)|http\.(.+\.)?(sslcert|sslkey|sslcainfo|cookiefile))$/;
-/**
- * git settings that bring settings, hooks or programs from elsewhere (an included file, a hooks
- * folder, the `ext::` transport, which runs a command as a remote): what they run is not on the
- * command line.
- */
-const gitOpaqueSetting =
-  /^(include\.path|includeif\..+\.path|core\.hookspath|core\.worktree|protocol\.(ext\.)?allow)$/;
-/** git subcommands that take a remote's URL (where `ext::` runs a command). */
-const gitRemoteSubcommands = new Set([
-  "fetch",
-  "pull",
-  "push",
-  "clone",
-  "ls-remote",
-  "remote",
-  "submodule",
-  "archive",
-  "fetch-pack",
-  "send-pack",
-]);
-/** git options whose value is a command line git runs (as a remote's helper, or per file). */
-const gitCommandOptions = new Set(["--upload-pack", "--receive-pack", "--exec"]);
-/**
- * Options of other programs whose value is a command line the program runs: `man -P`, `rsync
- * -e`, `tar --to-command`, `sort --compress-program`, `zip -TT`, `scp -S` (ssh's `-o
- * ProxyCommand=` is read apart).
- */
-const programCommandOptions: ReadonlyMap<string, { short: string; long: readonly string[] }> =
-  new Map([
-    ["man", { short: "PH", long: ["--pager", "--html"] }],
-    ["rsync", { short: "e", long: ["--rsh", "--rsync-path"] }],
-    [
-      "tar",
-      {
-        short: "IF",
-        long: [
-          "--to-command",
-          "--use-compress-program",
-          "--rsh-command",
-          "--info-script",
-          "--new-volume-script",
-        ],
-      },
-    ],
-    ["sort", { short: "", long: ["--compress-program"] }],
-    ["zip", { short: "", long: ["--unzip-command"] }],
-    ["scp", { short: "S", long: [] }],
-    ["sftp", { short: "SD", long: [] }],
-  ]);
 /** Commands whose arguments may be assignments the shell or the command makes (`export A=b`). */
 const assigningCommands = new Set(["export", "declare", "typeset", "local", "readonly", "env"]);
 /** git's options (before its subcommand) that name the folder or repository it works in. */
