@@ -85,6 +85,13 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
   ): Promise<ApprovalDecision> {
     const approval = await this.open(request, details);
     const sessionId = this.#config.sessionId ?? details?.sessionId;
+    if (!sameKey(approval.sessionId, sessionId) || approval.request.toolId !== request.toolId) {
+      // Another session's (or tool's) call with the same call id and arguments: its decision,
+      // or its expiry, is not this call's to take.
+      return ApprovalDecision.deny(
+        `The call id '${approval.callKey}' with these arguments was already asked about in another ${approval.request.toolId === request.toolId ? "session" : "tool's call"}; that approval is not this call's, and this call was not asked about. Call it again with a new call id.`,
+      ).bindTo(request);
+    }
     const shown = approval.request.toolDefinition;
     if (
       shown !== undefined &&
@@ -95,13 +102,6 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
       await this.withdraw(approval.id).catch(() => false);
       return ApprovalDecision.deny(
         `The approval in the console was for tool '${request.toolId}' as it was when it was asked; the tool changed since (its definition was replaced), so nothing ran. Call it again to be asked about it as it is now.`,
-      ).bindTo(request);
-    }
-    if (!sameKey(approval.sessionId, sessionId) || approval.request.toolId !== request.toolId) {
-      // Another session's (or tool's) call with the same call id and arguments: its decision,
-      // or its expiry, is not this call's to take.
-      return ApprovalDecision.deny(
-        `The call id '${approval.callKey}' with these arguments was already asked about in another ${approval.request.toolId === request.toolId ? "session" : "tool's call"}; that approval is not this call's, and this call was not asked about. Call it again with a new call id.`,
       ).bindTo(request);
     }
     return this.#awaitDecision(approval, request, signal);
