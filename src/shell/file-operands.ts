@@ -1213,8 +1213,12 @@ class OperandCollector {
         if (letter === "F") {
           this.note(`'${name} -F' reads a configuration file, which may run commands`);
         }
-        // An identity, a batch of sftp commands, a configuration, a log: files it reads or writes.
-        if ("iFEb".includes(letter)) this.file(value);
+        // A configuration it reads, a log it writes. An identity is read, never shown: a key in
+        // ~/.ssh is what `-i` is for.
+        if (letter === "F" || letter === "E") this.file(value);
+        if (name === "sftp" && letter === "b") {
+          this.note("'sftp -b' runs the commands of a batch file, local ones among them");
+        }
         if (letter === "o") {
           const command = /^\s*(proxycommand|localcommand|knownhostscommand)\s*[=\s]\s*/i.exec(
             value.value,
@@ -1228,9 +1232,8 @@ class OperandCollector {
               unquoted === null ? cmd : part(cmd, 1, cmd.value.length - 1),
               depth,
             );
-          } else if (
-            /^\s*(identityfile|certificatefile|userknownhostsfile)\s*[=\s]/i.test(value.value)
-          ) {
+          } else if (/^\s*userknownhostsfile\s*[=\s]/i.test(value.value)) {
+            // A file ssh writes to (a host's key, added).
             this.file(rest(value, /^\s*\w+\s*[=\s]\s*/.exec(value.value)?.[0].length ?? 0));
           } else if (/^\s*(include|match)\b/i.test(value.value)) {
             this.note(`'${name} -o' reads settings that may run commands`);
