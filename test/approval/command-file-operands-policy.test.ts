@@ -583,6 +583,73 @@ describe("red team, session 11: files read through folders, lists, modules and l
     }
   });
 
+  // Everyday commands of the programs whose values and options are read: they still run under
+  // a policy allowing the terminal (the same decisions as before those rules).
+  it("still runs everyday git, ssh, rsync, tar, man and archive commands", () => {
+    for (const command of [
+      "git status",
+      "git log --oneline -20",
+      "git diff HEAD~1",
+      'git commit -m "fix: typo"',
+      "git commit -F msg.txt",
+      "git commit -t .gitmessage",
+      "git -c core.pager=cat log",
+      "git -c color.ui=always diff",
+      "git -C src status",
+      "git --no-pager log -p -5",
+      "git push origin main",
+      "git pull --rebase",
+      "git fetch --all --prune",
+      "git clone https://github.com/a/b.git",
+      "git submodule update --init --recursive",
+      "git archive --format=tar HEAD",
+      'git tag -a v1 -m "release"',
+      "git send-email --to=x@y.z 0001.patch",
+      "git bundle create repo.bundle --all",
+      "rsync -av src/ build/",
+      "rsync -avz -e ssh src/ host:/srv/app",
+      "scp README.md host:/tmp/",
+      "ssh host uptime",
+      "ssh -i ~/.ssh/id_ed25519 host",
+      "sftp host",
+      "man ls",
+      "man 1 printf",
+      "less README.md",
+      "more README.md",
+      "PAGER=cat man ls",
+      "zip -r out.zip src",
+      "unzip -l out.zip",
+      "zstd -d data.zst",
+      "iconv -f latin1 -t utf-8 README.md",
+      "pr -n README.md",
+      "tar -czf out.tgz src",
+      "tar xzf out.tgz",
+      "tar -tvf out.tgz",
+      "sort -u README.md",
+      "EDITOR=vim git commit",
+      "npm test",
+      "npm run build",
+      "npx vitest run",
+      "node script.js",
+      "python3 -m pytest",
+      "cargo build",
+      "make test",
+      "ls -la",
+      "cat README.md",
+      "find . -name '*.ts'",
+      "echo hello > out.txt",
+      "export PAGER=less",
+      "export EDITOR=vim",
+      "read -r answer",
+      "printf -v x '%s' hi",
+      "let n=1+2",
+      "docker ps",
+      "kubectl get pods",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+
   it("reads the files of those commands only", () => {
     for (const command of [
       "git -c core.pager='less -R' log",
