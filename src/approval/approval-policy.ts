@@ -188,7 +188,7 @@ export class ApprovalPolicy {
     const concern = this.#commandFileConcern(call, subjects.commands);
     if (concern !== undefined) return { kind: "ask", reason: concern, protectedPath: true };
     for (const rule of config.allow ?? []) {
-      if (this.matches(rule, call)) {
+      if (this.#matches(rule, call, subjects)) {
         return {
           kind: "allow",
           reason: rule.reason ?? `Allowed by policy rule ${describeRule(rule)}`,
@@ -218,19 +218,23 @@ export class ApprovalPolicy {
   /** Whether `rule` matches `call` (all of its given members). */
   matches(rule: ApprovalRule, call: PolicyCall): boolean {
     if (!matchesKind(rule, call)) return false;
-    if (rule.pathPattern !== undefined || rule.commandPattern !== undefined) {
-      const subjects = callSubjects(call.toolId, call.parameters, this.config);
-      if (rule.pathPattern !== undefined) {
-        const workspace = call.workspacePath;
-        if (workspace === undefined || subjects.paths.length === 0) return false;
-        const pattern = rule.pathPattern;
-        if (!subjects.paths.every((p) => matchPathPattern(pattern, p, workspace))) return false;
-      }
-      if (rule.commandPattern !== undefined) {
-        const pattern = rule.commandPattern;
-        if (subjects.commands.length === 0) return false;
-        if (!subjects.commands.every((c) => matchCommandPattern(pattern, c))) return false;
-      }
+    if (rule.pathPattern === undefined && rule.commandPattern === undefined) return true;
+    return this.#matches(rule, call, callSubjects(call.toolId, call.parameters, this.config));
+  }
+
+  /** {@link matches} with the call's path and command parameters read already. */
+  #matches(rule: ApprovalRule, call: PolicyCall, subjects: CallSubjects): boolean {
+    if (!matchesKind(rule, call)) return false;
+    if (rule.pathPattern !== undefined) {
+      const workspace = call.workspacePath;
+      if (workspace === undefined || subjects.paths.length === 0) return false;
+      const pattern = rule.pathPattern;
+      if (!subjects.paths.every((p) => matchPathPattern(pattern, p, workspace))) return false;
+    }
+    if (rule.commandPattern !== undefined) {
+      const pattern = rule.commandPattern;
+      if (subjects.commands.length === 0) return false;
+      if (!subjects.commands.every((c) => matchCommandPattern(pattern, c))) return false;
     }
     return true;
   }

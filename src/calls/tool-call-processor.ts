@@ -205,9 +205,9 @@ export class ToolCallProcessor {
   readonly #services: ServiceProvider;
   readonly #gate: CallGate;
   readonly #rounds: ApprovalRounds;
-  /** (session, call id) -> a decided lifecycle waiting for its `processCall` (no store). */
   /** (session, call id) -> the digest of the tool a host's person was asked about (`checkCall`). */
   readonly #askedAbout = new Map<string, string>();
+  /** (session, call id) -> a decided lifecycle waiting for its `processCall` (no store). */
   readonly #recorded = new Map<
     string,
     { readonly lifecycle: ToolCallLifecycle; readonly toolDefinition: string | undefined }
@@ -299,14 +299,7 @@ export class ToolCallProcessor {
       sessionId: ids.sessionId,
       signal: input.signal,
       onProgress: input.onProgress,
-      given:
-        ids.callId === undefined
-          ? toDecision(input.decision, "processCall")
-          : this.#forToolAsAsked(
-              input.toolId,
-              sessionCallKey(ids.sessionId, ids.callId),
-              toDecision(input.decision, "processCall"),
-            ),
+      given: this.#forToolAsAsked(input.toolId, ids, toDecision(input.decision, "processCall")),
       decideOnly: false,
       onLifecycle: ignoreLifecycle,
       checked: reused === undefined ? undefined : { verdict: reused.verdict, tool: reused.tool },
@@ -367,13 +360,11 @@ export class ToolCallProcessor {
     if (parts.needsApproval !== false && ids.callId !== undefined && parts.tool !== undefined) {
       // A host asks its person about this call now: the decision it records later is for the
       // tool as it is now.
-      const key = sessionCallKey(ids.sessionId, ids.callId);
-      this.#askedAbout.delete(key);
-      this.#askedAbout.set(key, toolDefinitionDigest(parts.tool));
-      if (this.#askedAbout.size > maxRecordedDecisions) {
-        const oldest = this.#askedAbout.keys().next().value;
-        if (oldest !== undefined) this.#askedAbout.delete(oldest);
-      }
+      keepNewest(
+        this.#askedAbout,
+        sessionCallKey(ids.sessionId, ids.callId),
+        toolDefinitionDigest(parts.tool),
+      );
     }
     return makeCheckedCall(parts);
   }
@@ -382,13 +373,15 @@ export class ToolCallProcessor {
    * `given` (a host's decision on the call `key`), or a denial when `checkCall` put the call to
    * the host's person while its tool had another definition than it has now.
    */
-  #forToolAsAsked(
+  #forToolAsAsked<D extends ApprovalDecision | undefined>(
     toolId: unknown,
-    key: string,
-    given: ApprovalDecision | undefined,
-  ): ApprovalDecision | undefined {
+    ids: { readonly sessionId: string; readonly callId: string | undefined },
+    given: D,
+  ): D | ApprovalDecision {
+    if (given === undefined || ids.callId === undefined) return given;
+    const key = sessionCallKey(ids.sessionId, ids.callId);
     const asked = this.#askedAbout.get(key);
-    if (asked === undefined || given === undefined) return given;
+    if (asked === undefined) return given;
     this.#askedAbout.delete(key);
     const tool = typeof toolId === "string" ? this.executor.registry.getTool(toolId) : undefined;
     if (!given.approved || (tool !== undefined && toolDefinitionDigest(tool) === asked))
@@ -504,15 +497,11 @@ export class ToolCallProcessor {
         `recordDecision: decidedBy must be a string (a person's name or subject), got ${describeValue(input.decidedBy)}`,
       );
     }
-    const byHost = input.decidedBy === undefined ? given : given.by(input.decidedBy);
-    const decision =
-      checked.callId === undefined
-        ? byHost
-        : (this.#forToolAsAsked(
-            input.toolId,
-            sessionCallKey(checked.sessionId, checked.callId),
-            byHost,
-          ) ?? byHost);
+    const decision = this.#forToolAsAsked(
+      input.toolId,
+      checked,
+      input.decidedBy === undefined ? given : given.by(input.decidedBy),
+    );
     const request = this.#requestFor(input.toolId, input.parameters, checked.callId);
     const lifecycle = await this.#handle(request, {
       sessionId: checked.sessionId,
@@ -936,12 +925,7 @@ export class ToolCallProcessor {
     lifecycle: ToolCallLifecycle,
     toolDefinition: string | undefined,
   ): void {
-    this.#recorded.delete(key);
-    this.#recorded.set(key, { lifecycle, toolDefinition });
-    if (this.#recorded.size > maxRecordedDecisions) {
-      const oldest = this.#recorded.keys().next().value;
-      if (oldest !== undefined) this.#recorded.delete(oldest);
-    }
+    keepNewest(this.#recorded, key, { lifecycle, toolDefinition });
   }
 
   /** The request for a call given by its parts (`processCall`, `recordDecision`). */
@@ -1048,6 +1032,16 @@ export class ToolCallProcessor {
 
 /** Nothing known about the call. */
 const noPrior: Prior = Object.freeze({ kind: "none", stored: null });
+
+/** Sets `key` as the newest entry of `map`, dropping the oldest past {@link maxRecordedDecisions}. */
+function keepNewest<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > maxRecordedDecisions) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
+  }
+}
 
 /** `record` with the digest of the tool definition it was approved for, when there is one. */
 function withToolDefinition(

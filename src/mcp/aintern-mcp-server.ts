@@ -764,13 +764,11 @@ export class AinternMcpServer {
         if (asked.cancelled === true) {
           return { kind: "decided", decision: undefined, cancelled: true };
         }
-        const shownDigest = toolDefinitionDigest(tool);
-        const now = this.registry.getTool(tool.id);
-        if (
-          asked.decision.approved &&
-          (now === undefined || toolDefinitionDigest(now) !== shownDigest)
-        ) {
-          return { kind: "decided", decision: changedWhileAsked(name) };
+        if (asked.decision.approved) {
+          const now = this.registry.getTool(tool.id);
+          if (now === undefined || toolDefinitionDigest(now) !== toolDefinitionDigest(tool)) {
+            return { kind: "decided", decision: changedWhileAsked(name) };
+          }
         }
         return { kind: "decided", decision: asked.decision };
       }

@@ -64,10 +64,10 @@ function started(): ChildProcess | undefined {
 
 /** Has the reaper kill the processes `marks` finds if the gateway dies first. */
 export function reapIfGatewayDies(marks: CallProcessMarks): void {
-  const running = reaper;
   listed.set(marks.environmentMarker, marks);
+  if (reaper !== undefined) reaper.stdin?.write(lineOf(marks));
   // A reaper started now is sent every listed server, this one included.
-  if (started() === running) reaper?.stdin?.write(lineOf(marks));
+  else started();
 }
 
 function lineOf(marks: CallProcessMarks): string {

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import type { PermissionFilter, PermissionGrant } from "../approval/index.js";
 import { type RiskLevel, riskLevelName } from "../core/index.js";
 import type { ToolRegistry } from "../registry/index.js";
-import { type Tool, toolDefinitionFingerprint } from "../tools/index.js";
+import { fingerprintDigest, type Tool, toolDefinitionFingerprint } from "../tools/index.js";
 import type { ToolDefinitionStore } from "./tool-definition-store.js";
 
 /** What {@link UpstreamToolSet} needs of the remembered permissions: `RememberedPermissions` has it. */
@@ -142,7 +141,7 @@ export class UpstreamToolSet {
   async #compareRecorded(tool: Tool, fingerprint: string): Promise<void> {
     const definitions = this.#config.definitions;
     if (definitions === undefined) return;
-    const digest = digestOf(fingerprint);
+    const digest = fingerprintDigest(fingerprint);
     let recorded: string | undefined;
     try {
       recorded = await definitions.get(tool.id);
@@ -187,7 +186,7 @@ export class UpstreamToolSet {
   /** Records `tool`'s definition in `definitions`; a failure is told and changes nothing else. */
   async #record(tool: Tool, fingerprint: string): Promise<void> {
     try {
-      await this.#config.definitions?.set(tool.id, digestOf(fingerprint));
+      await this.#config.definitions?.set(tool.id, fingerprintDigest(fingerprint));
     } catch (error) {
       this.#tell(
         `the definition of tool '${tool.id}' could not be recorded (${(error as Error).message}): the next process to see it may revoke its remembered approvals`,
@@ -207,9 +206,4 @@ function riskChange(before: string, tool: Tool): string {
   return riskBefore === riskNow
     ? ""
     : ` (risk ${riskLevelName(riskBefore)} -> ${riskLevelName(riskNow)})`;
-}
-
-/** A fingerprint as it is recorded: its SHA-256 digest in hex (never the schema itself). */
-function digestOf(fingerprint: string): string {
-  return createHash("sha256").update(fingerprint).digest("hex");
 }

@@ -1255,7 +1255,9 @@ class OperandCollector {
       if (word.dynamic || !v.startsWith("--")) continue;
       const equals = v.indexOf("=");
       const option = equals === -1 ? v : v.slice(0, equals);
-      if (option.length < 8 || !namesLongOption(option, "--checkpoint-action")) continue;
+      // Past `--checkpoint` (an option of its own, which that prefix names).
+      if (option.length <= "--checkpoint".length) continue;
+      if (!namesLongOption(option, "--checkpoint-action")) continue;
       const value = equals !== -1 ? rest(word, equals + 1) : args[++i];
       const exec = value === undefined ? null : /^exec=/.exec(value.value);
       if (value !== undefined && exec !== null) {

@@ -7,5 +7,9 @@ export {
   takesSignal,
 } from "./tool.js";
 export { isAbortError, ToolBase } from "./tool-base.js";
-export { toolDefinitionDigest, toolDefinitionFingerprint } from "./tool-definition.js";
+export {
+  fingerprintDigest,
+  toolDefinitionDigest,
+  toolDefinitionFingerprint,
+} from "./tool-definition.js";
 export { markValidated, validateOnce, wasValidated } from "./validated-parameters.js";

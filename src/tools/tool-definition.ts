@@ -23,5 +23,10 @@ export function toolDefinitionFingerprint(tool: Tool): string {
 
 /** The SHA-256 (hex) of {@link toolDefinitionFingerprint}: short enough to carry with an approval. @internal */
 export function toolDefinitionDigest(tool: Tool): string {
-  return createHash("sha256").update(toolDefinitionFingerprint(tool)).digest("hex");
+  return fingerprintDigest(toolDefinitionFingerprint(tool));
+}
+
+/** The SHA-256 (hex) of a fingerprint already made. @internal */
+export function fingerprintDigest(fingerprint: string): string {
+  return createHash("sha256").update(fingerprint).digest("hex");
 }

@@ -221,8 +221,8 @@ function toRe2Syntax(pattern: string): string {
       // RE2 reads `[:alpha:]` in a class as a named class; JavaScript as the characters.
       throw new NoRe2Equivalent();
     } else if (members === undefined && c === "(" && isModifierGroup(pattern, i)) {
-      // `(?i:…)` (Node 23 and later): RE2 has the syntax, with case folding of its own (`\w`
-      // under JavaScript's `i` and `u` also matches U+017F and U+212A).
+      // `(?s:…)`, `(?m:…)`, `(?i:…)` (Node 23 and later): RE2 has the syntax, not JavaScript's
+      // meaning (its `(?s:.)` would keep the translated `.`, its `(?m:^)` knows only `\n`).
       throw new NoRe2Equivalent();
     } else if (members === undefined && c === ".") {
       piece = jsDot;
