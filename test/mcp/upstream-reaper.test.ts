@@ -68,12 +68,16 @@ describe.runIf(process.platform === "linux")("the upstream reaper", () => {
     expect(alive(stopped.child)).toBe(true);
   }, 20_000);
 
-  it("kills nothing while its input stays open", async () => {
+  it("kills nothing while its input stays open, and the server it was told of once it ends", async () => {
     const listed = fakeUpstream();
-    const { reaper } = startReaper();
+    const { reaper, exited } = startReaper();
     reaper.stdin?.write(listed.line);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(alive(listed.child)).toBe(true);
     expect(alive(reaper)).toBe(true);
+    // It had the line all along: the end of its input is what it waited for.
+    reaper.stdin?.end();
+    expect(await exited).toBe(0);
+    await eventually(() => expect(alive(listed.child)).toBe(false), 5_000);
   }, 20_000);
 });
