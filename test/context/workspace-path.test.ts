@@ -329,4 +329,58 @@ describe("the workspace root's boundary", () => {
       rmSync(parent, { recursive: true, force: true });
     }
   });
+
+  it("holds paths to the root's own directory when a directory above the root is swapped", () => {
+    const parent = realpathSync(mkdtempSync(join(tmpdir(), "aintern-ancestor-swap-")));
+    try {
+      const root = join(parent, "above", "workspace");
+      mkdirSync(root, { recursive: true });
+      writeFileSync(join(root, "a.txt"), "a");
+      expect(resolveWorkspacePath(root, "a.txt")).toBe(join(root, "a.txt"));
+
+      // The same names, one directory up: only the directory's identity tells them apart.
+      renameSync(join(parent, "above"), join(parent, "moved"));
+      mkdirSync(join(parent, "elsewhere", "workspace"), { recursive: true });
+      writeFileSync(join(parent, "elsewhere", "workspace", "a.txt"), "not the workspace's");
+      symlinkSync(join(parent, "elsewhere"), join(parent, "above"));
+
+      expectOutside("a.txt", root);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it("answers as realpath does for paths below the root, links or not", () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "aintern-ws-agree-")));
+    try {
+      const root = join(dir, "ws");
+      mkdirSync(join(root, "a", "b"), { recursive: true });
+      mkdirSync(join(dir, "out"));
+      writeFileSync(join(root, "a", "b", "f.txt"), "f");
+      writeFileSync(join(root, "file"), "f");
+      symlinkSync(join("a", "b"), join(root, "ab")); // inside
+      symlinkSync(join(dir, "out"), join(root, "a", "out")); // outside
+      const segment = fc.constantFrom("a", "b", "ab", "f.txt", "file", "out", "missing");
+      fc.assert(
+        fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), (segments) => {
+          const input = segments.join("/");
+          let real: string | undefined;
+          try {
+            real = realpathSync.native(join(root, input));
+          } catch {
+            real = undefined; // missing, or through a file: resolved by the slower path
+          }
+          if (real === undefined) return;
+          if (real === root || real.startsWith(root + sep)) {
+            expect(resolveWorkspacePath(root, input)).toBe(real);
+          } else {
+            expect(tryResolveWorkspacePath(root, input)).toBeUndefined();
+          }
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
