@@ -111,8 +111,18 @@ export const gitRemoteSubcommands = new Set([
   "fetch-pack",
   "send-pack",
 ]);
-/** git options whose value is a command line git runs (as a remote's helper, or per file). */
-export const gitCommandOptions = new Set(["--upload-pack", "--receive-pack", "--exec"]);
+/** git options whose value is a command line git runs as a remote's helper, through a shell. */
+export const gitHelperOptions: readonly string[] = ["--upload-pack", "--receive-pack", "--exec"];
+/**
+ * The options of git's subcommands whose value is a command line git runs: a remote's helper
+ * (`clone -u`, {@link gitHelperOptions}), rebase's `-x` / `--exec` after each commit, difftool's
+ * `-x` / `--extcmd` on each pair of files. Every other subcommand's are `gitHelperOptions`.
+ */
+export const gitSubcommandCommandOptions: ReadonlyMap<string, OptionSyntax> = new Map([
+  ["clone", { short: "u", long: gitHelperOptions }],
+  ["rebase", { short: "x", long: ["--exec"] }],
+  ["difftool", { short: "x", long: [...gitHelperOptions, "--extcmd"] }],
+]);
 /**
  * Options of other programs whose value is a command line the program runs: `man -P`, `rsync
  * -e`, `tar --to-command`, `sort --compress-program`, `zip -TT`, `scp -S`. Each program's are

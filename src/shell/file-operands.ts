@@ -1,10 +1,11 @@
 import {
   commandVariables,
-  gitCommandOptions,
   gitCommandSetting,
   gitFileSetting,
+  gitHelperOptions,
   gitOpaqueSetting,
   gitRemoteSubcommands,
+  gitSubcommandCommandOptions,
   lessKeyVariables,
   opaqueVariable,
   programCommandOptions,
@@ -1282,29 +1283,20 @@ class OperandCollector {
   }
 
   /**
-   * The commands git runs from its arguments: `git rebase --exec CMD` (`-x CMD`) and `git bisect
-   * run CMD...` in the work tree, `git submodule foreach CMD` in every submodule (so its relative
-   * paths are read as after a `cd`).
+   * The commands git runs from its arguments: the options of `gitSubcommandCommandOptions`
+   * (`--upload-pack CMD`, `git rebase -x CMD`, ...) and `git bisect run CMD...` in the work tree,
+   * `git submodule foreach CMD` in every submodule (so its relative paths are read as after a
+   * `cd`).
    */
   gitCommands(subcommand: string, after: readonly ShellWord[], depth: number): void {
-    // `--upload-pack CMD` (`clone -u CMD`), `--receive-pack CMD`, `archive --exec CMD`: the
-    // helper git runs as the remote's end, through a shell.
-    for (let i = 0; i < after.length; i++) {
-      const word = after[i] as ShellWord;
-      const v = word.value;
-      if (word.dynamic || v === "--") break;
-      const equals = v.indexOf("=");
-      const option = equals === -1 ? v : v.slice(0, equals);
-      const runs =
-        (subcommand === "clone" && option === "-u") ||
-        (subcommand !== "rebase" &&
-          option.startsWith("--") &&
-          [...gitCommandOptions].some((full) => namesLongOption(option, full)));
-      if (!runs) continue;
-      if (equals !== -1) this.commandValue(`git ${option}`, restOfWord(word, equals + 1), depth);
-      else if (after[i + 1] !== undefined) {
-        this.commandValue(`git ${option}`, after[++i] as ShellWord, depth);
-      }
+    const syntax = gitSubcommandCommandOptions.get(subcommand) ?? { long: gitHelperOptions };
+    for (const item of readOptions(after, syntax)) {
+      if (item.kind !== "option" || item.value === undefined) continue;
+      if (subcommand !== "rebase" && gitHelperOptions.includes(item.name)) {
+        this.commandValue(`git ${item.given}`, item.value, depth);
+      } else if (item.value.dynamic) {
+        this.note(`'git ${subcommand} ${item.given}' runs a built command`);
+      } else this.line(item.value.value, depth + 1);
     }
     if (subcommand === "submodule" && after.some((w) => w.value === "foreach")) {
       // It runs in each submodule's folder, as `-execdir` does.
@@ -1315,37 +1307,6 @@ class OperandCollector {
       else if (words.length > 0) this.line(words.map((w) => w.value).join(" "), depth + 1);
     } else if (subcommand === "bisect" && after[0]?.value === "run") {
       this.simple({ words: after.slice(1), redirections: [] }, depth + 1);
-    } else if (subcommand === "difftool") {
-      // `git difftool -x CMD` (`--extcmd CMD`): CMD runs on each pair of files.
-      after.forEach((word, i) => {
-        const v = word.value;
-        const long = v.startsWith("--") && namesLongOption(v.split("=", 1)[0] ?? v, "--extcmd");
-        if (word.dynamic) return;
-        if (v === "-x" || (long && !v.includes("="))) {
-          const script = after[i + 1];
-          if (script?.dynamic) this.note("'git difftool -x' runs a built command");
-          else if (script !== undefined) this.line(script.value, depth + 1);
-        } else if (long) this.line(v.slice(v.indexOf("=") + 1), depth + 1);
-      });
-    } else if (subcommand === "rebase") {
-      after.forEach((word, i) => {
-        const v = word.value;
-        if (word.dynamic) return;
-        if (
-          v === "-x" ||
-          (v.startsWith("--") && !v.includes("=") && namesLongOption(v, "--exec"))
-        ) {
-          const script = after[i + 1];
-          if (script !== undefined) this.line(script.value, depth + 1);
-        } else if (/^-x./.test(v)) this.line(v.slice(2), depth + 1);
-        else if (
-          v.startsWith("--") &&
-          namesLongOption(v.split("=", 1)[0] ?? v, "--exec") &&
-          v.includes("=")
-        ) {
-          this.line(v.slice(v.indexOf("=") + 1), depth + 1);
-        }
-      });
     }
   }
 
@@ -1410,7 +1371,6 @@ class OperandCollector {
   /** The files named by the options of `syntax` (`-F FILE`, `-FFILE`, `--file=FILE`). */
   gitFileOptionValues(syntax: OptionSyntax, after: readonly ShellWord[]): void {
     for (const item of readOptions(after, syntax)) {
-      if (item.kind === "operand" && item.word.dynamic) return;
       if (item.kind === "option" && item.value !== undefined) this.file(item.value);
     }
   }
