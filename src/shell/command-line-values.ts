@@ -8,6 +8,8 @@
  * @internal
  */
 
+import type { OptionSyntax } from "./program-options.js";
+
 /**
  * Variables whose value a program runs as a command line (`PAGER='cat .env' git log`,
  * `LESSOPEN='|cat .env %s' less x`, `GIT_SSH_COMMAND`): the files of that command line are the
@@ -109,17 +111,25 @@ export const gitRemoteSubcommands = new Set([
   "fetch-pack",
   "send-pack",
 ]);
-/** git options whose value is a command line git runs (as a remote's helper, or per file). */
-export const gitCommandOptions = new Set(["--upload-pack", "--receive-pack", "--exec"]);
+/** git options whose value is a command line git runs as a remote's helper, through a shell. */
+export const gitHelperOptions: readonly string[] = ["--upload-pack", "--receive-pack", "--exec"];
+/**
+ * The options of git's subcommands whose value is a command line git runs: a remote's helper
+ * (`clone -u`, {@link gitHelperOptions}), rebase's `-x` / `--exec` after each commit, difftool's
+ * `-x` / `--extcmd` on each pair of files. Every other subcommand's are `gitHelperOptions`.
+ */
+export const gitSubcommandCommandOptions: ReadonlyMap<string, OptionSyntax> = new Map([
+  ["clone", { short: "u", long: gitHelperOptions }],
+  ["rebase", { short: "x", long: ["--exec"] }],
+  ["difftool", { short: "x", long: [...gitHelperOptions, "--extcmd"] }],
+]);
 /**
  * Options of other programs whose value is a command line the program runs: `man -P`, `rsync
- * -e`, `tar --to-command`, `sort --compress-program`, `zip -TT`, `scp -S` (ssh's `-o
- * ProxyCommand=` is read apart).
+ * -e`, `tar --to-command`, `sort --compress-program`, `zip -TT`, `scp -S`. Each program's are
+ * read apart from its other options that take a value, so a word after one of those is still
+ * read as a possible command option (ssh's `-o ProxyCommand=` is read apart too).
  */
-export const programCommandOptions: ReadonlyMap<
-  string,
-  { short: string; long: readonly string[] }
-> = new Map([
+export const programCommandOptions: ReadonlyMap<string, OptionSyntax> = new Map([
   ["man", { short: "PH", long: ["--pager", "--html"] }],
   ["rsync", { short: "e", long: ["--rsh", "--rsync-path"] }],
   [
@@ -140,3 +150,22 @@ export const programCommandOptions: ReadonlyMap<
   ["scp", { short: "S", long: [] }],
   ["sftp", { short: "SD", long: [] }],
 ]);
+/** The programs that read ssh's options (`-o ProxyCommand=`, `-F FILE`). */
+export const sshPrograms = new Set(["ssh", "scp", "sftp"]);
+/**
+ * The short options of ssh, scp and sftp that take a value (`-o`, `-F`, `-E`, ...), read past
+ * `--` too.
+ */
+export const sshOptionSyntax: OptionSyntax = {
+  short: "bcDEeFIiJLlmOopQRSWwPlsX",
+  pastDoubleDash: true,
+};
+/**
+ * tar's `--checkpoint-action=exec=CMD`, read past `--` too; an abbreviation that may also be
+ * `--checkpoint` (`--checkp`) is read as that option, which takes no value.
+ */
+export const tarCheckpointSyntax: OptionSyntax = {
+  long: ["--checkpoint-action"],
+  flags: ["--checkpoint"],
+  pastDoubleDash: true,
+};

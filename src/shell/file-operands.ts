@@ -1,14 +1,18 @@
 import {
   commandVariables,
-  gitCommandOptions,
   gitCommandSetting,
   gitFileSetting,
+  gitHelperOptions,
   gitOpaqueSetting,
   gitRemoteSubcommands,
+  gitSubcommandCommandOptions,
   lessKeyVariables,
   opaqueVariable,
   programCommandOptions,
   settingBuiltins,
+  sshOptionSyntax,
+  sshPrograms,
+  tarCheckpointSyntax,
 } from "./command-line-values.js";
 import {
   commandName,
@@ -18,6 +22,7 @@ import {
   substitutionBodies,
 } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
+import { longOption, type OptionSyntax, readOptions, restOfWord } from "./program-options.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
@@ -79,13 +84,12 @@ export interface CommandFileOperandDetails extends CommandFileOperands {
   readonly foldersOutsideRepository: readonly string[];
 }
 
-interface OperandRule {
-  /** Short options that take an argument (attached or the next word). */
-  readonly withArgument?: string;
-  /** Long options that take an argument (`--name value` or `--name=value`). */
-  readonly longWithArgument?: readonly string[];
-  /** Long options that take two arguments (`jq --slurpfile name file`). */
-  readonly longWithTwoArguments?: readonly string[];
+/**
+ * How a program's operands and options name files: its options that take a value (read by
+ * `readOptions`, so an option not listed takes none and the word after it counts as a file:
+ * reading too many words as files only asks more), and which of them name files.
+ */
+interface OperandRule extends OptionSyntax {
   /** Options whose argument is a file (they must also be listed as taking an argument). */
   readonly fileOptions?: readonly string[];
   /**
@@ -118,8 +122,8 @@ function words(list: string): readonly string[] {
 
 const plain: OperandRule = {};
 const grepRule: OperandRule = {
-  withArgument: "efmABCdD",
-  longWithArgument: words(
+  short: "efmABCdD",
+  long: words(
     "--regexp --file --max-count --label --binary-files --devices --directories --exclude --exclude-from --exclude-dir --include --after-context --before-context --context",
   ),
   fileOptions: ["-f", "--file", "--exclude-from"],
@@ -127,28 +131,28 @@ const grepRule: OperandRule = {
   scriptOptions: ["-e", "-f", "--regexp", "--file"],
 };
 const awkRule: OperandRule = {
-  withArgument: "fvFEilWe",
-  longWithArgument: words("--file --assign --field-separator --exec --include --load --source"),
+  short: "fvFEilWe",
+  long: words("--file --assign --field-separator --exec --include --load --source"),
   fileOptions: ["-f", "--file", "-E", "--exec", "-i", "--include"],
   script: true,
   scriptOptions: ["-f", "--file", "-E", "--exec", "-e", "--source"],
 };
 const headRule: OperandRule = {
-  withArgument: "ncs",
-  longWithArgument: words("--lines --bytes --pid --sleep-interval --max-unchanged-stats"),
+  short: "ncs",
+  long: words("--lines --bytes --pid --sleep-interval --max-unchanged-stats"),
 };
 const copyRule: OperandRule = {
-  withArgument: "tSmog",
-  longWithArgument: words("--target-directory --suffix --mode --owner --group"),
+  short: "tSmog",
+  long: words("--target-directory --suffix --mode --owner --group"),
   fileOptions: ["-t", "--target-directory"],
 };
-const compressRule: OperandRule = { withArgument: "S", longWithArgument: ["--suffix"] };
+const compressRule: OperandRule = { short: "S", long: ["--suffix"] };
 /** `md5sum -c SUMS` opens the files SUMS names. */
 const hashRule: OperandRule = { listOptions: ["-c", "--check"] };
 /** man-db's `whatis` and `apropos`: `-C FILE` is read (its bad lines are printed), `-M` searched. */
 const manIndexRule: OperandRule = {
-  withArgument: "CMmLs",
-  longWithArgument: words("--config-file --manpath --systems --locale --sections --section"),
+  short: "CMmLs",
+  long: words("--config-file --manpath --systems --locale --sections --section"),
   fileOptions: words("-C -M --config-file --manpath"),
   optionFilesOnly: true,
 };
@@ -167,23 +171,17 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   ),
   ["whatis", manIndexRule],
   ["apropos", manIndexRule],
-  ...words("base64 base32 basenc").map((name) => [name, { withArgument: "w" }] as const),
-  ["strings", { withArgument: "nteT" }],
-  ["nl", { withArgument: "bdfhilnsvw" }],
-  ["fold", { withArgument: "w" }],
-  ["fmt", { withArgument: "wpg" }],
-  ["expand", { withArgument: "t" }],
-  ["unexpand", { withArgument: "t" }],
-  ["paste", { withArgument: "d" }],
-  ["join", { withArgument: "12jteoav" }],
-  [
-    "touch",
-    { withArgument: "dtr", longWithArgument: ["--reference"], fileOptions: ["-r", "--reference"] },
-  ],
-  [
-    "shred",
-    { withArgument: "ns", longWithArgument: ["--random-source"], fileOptions: ["--random-source"] },
-  ],
+  ...words("base64 base32 basenc").map((name) => [name, { short: "w" }] as const),
+  ["strings", { short: "nteT" }],
+  ["nl", { short: "bdfhilnsvw" }],
+  ["fold", { short: "w" }],
+  ["fmt", { short: "wpg" }],
+  ["expand", { short: "t" }],
+  ["unexpand", { short: "t" }],
+  ["paste", { short: "d" }],
+  ["join", { short: "12jteoav" }],
+  ["touch", { short: "dtr", long: ["--reference"], fileOptions: ["-r", "--reference"] }],
+  ["shred", { short: "ns", long: ["--random-source"], fileOptions: ["--random-source"] }],
   ...words("gzip gunzip zcat bzip2 bunzip2 bzcat xz unxz xzcat").map(
     (name) => [name, compressRule] as const,
   ),
@@ -192,18 +190,18 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   [
     "less",
     {
-      withArgument: "bhjkoOpPtTxyz#",
-      longWithArgument: ["--lesskey-file", "--lesskey-src", "--lesskey-content"],
+      short: "bhjkoOpPtTxyz#",
+      long: ["--lesskey-file", "--lesskey-src", "--lesskey-content"],
       fileOptions: ["-k", "-o", "-O", "-T", "--lesskey-file", "--lesskey-src"],
     },
   ],
-  ["more", { withArgument: "n" }],
+  ["more", { short: "n" }],
   // Programs whose operands are files they read (and may print, copy or pack).
   [
     "rsync",
     {
-      withArgument: "efTBM",
-      longWithArgument: [
+      short: "efTBM",
+      long: [
         "--rsh",
         "--rsync-path",
         "--filter",
@@ -241,15 +239,15 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   ],
   ["zip", plain],
   // scp copies its local operands (`scp .env host:`); a remote one (`host:path`) names no file here.
-  ["scp", { withArgument: "cFiJlPSoDX", fileOptions: ["-i", "-F"] }],
-  ["unzip", { withArgument: "d", fileOptions: ["-d"] }],
+  ["scp", { short: "cFiJlPSoDX", fileOptions: ["-i", "-F"] }],
+  ["unzip", { short: "d", fileOptions: ["-d"] }],
   ["7z", plain],
   ...words("zstd zstdcat unzstd lz4 lz4cat brotli").map((name) => [name, plain] as const),
   [
     "iconv",
     {
-      withArgument: "fto",
-      longWithArgument: ["--from-code", "--to-code", "--output"],
+      short: "fto",
+      long: ["--from-code", "--to-code", "--output"],
       fileOptions: ["-o", "--output"],
     },
   ],
@@ -258,8 +256,8 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   [
     "sed",
     {
-      withArgument: "efl",
-      longWithArgument: words("--expression --file --line-length"),
+      short: "efl",
+      long: words("--expression --file --line-length"),
       fileOptions: ["-f", "--file"],
       script: true,
       scriptOptions: ["-e", "-f", "--expression", "--file"],
@@ -275,8 +273,8 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   [
     "rg",
     {
-      withArgument: "egtTAmBCfjrEMd",
-      longWithArgument: words(
+      short: "egtTAmBCfjrEMd",
+      long: words(
         "--regexp --file --type --type-not --glob --iglob --context --after-context --before-context --max-count --max-depth --sort --sortr --replace --max-columns --max-filesize --threads --encoding --colors --engine --type-add --path-separator --field-match-separator --ignore-file --pre --pre-glob",
       ),
       fileOptions: ["-f", "--file", "--ignore-file"],
@@ -288,9 +286,9 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   [
     "jq",
     {
-      withArgument: "fL",
-      longWithArgument: words("--from-file --indent --library-path"),
-      longWithTwoArguments: words("--arg --argjson --slurpfile --rawfile"),
+      short: "fL",
+      long: words("--from-file --indent --library-path"),
+      longWithTwo: words("--arg --argjson --slurpfile --rawfile"),
       // `-L DIR`: `include "x"` tells whether DIR/x.jq exists.
       fileOptions: ["-f", "--from-file", "--slurpfile", "--rawfile", "-L", "--library-path"],
       script: true,
@@ -300,29 +298,26 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   [
     "cut",
     {
-      withArgument: "bcdf",
-      longWithArgument: words("--bytes --characters --delimiter --fields --output-delimiter"),
+      short: "bcdf",
+      long: words("--bytes --characters --delimiter --fields --output-delimiter"),
     },
   ],
   [
     "sort",
     {
-      withArgument: "ktSTo",
-      longWithArgument: words(
+      short: "ktSTo",
+      long: words(
         "--key --field-separator --buffer-size --temporary-directory --parallel --output --random-source --batch-size --files0-from --compress-program --sort",
       ),
       fileOptions: words("-o -T --output --temporary-directory --random-source --files0-from"),
       listOptions: ["--files0-from"],
     },
   ],
-  [
-    "uniq",
-    { withArgument: "fsw", longWithArgument: words("--skip-fields --skip-chars --check-chars") },
-  ],
+  ["uniq", { short: "fsw", long: words("--skip-fields --skip-chars --check-chars") }],
   [
     "wc",
     {
-      longWithArgument: ["--files0-from"],
+      long: ["--files0-from"],
       fileOptions: ["--files0-from"],
       listOptions: ["--files0-from"],
     },
@@ -330,33 +325,33 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   [
     "diff",
     {
-      withArgument: "CUIFxXSLD",
-      longWithArgument: words(
+      short: "CUIFxXSLD",
+      long: words(
         "--label --ifdef --ignore-matching-lines --show-function-line --exclude --exclude-from --starting-file --from-file --to-file --line-format --old-line-format --new-line-format --unchanged-line-format --old-group-format --new-group-format --changed-group-format --unchanged-group-format --horizon-lines --tabsize",
       ),
       fileOptions: ["-X", "--exclude-from", "--from-file", "--to-file"],
     },
   ],
-  ["cmp", { withArgument: "in", longWithArgument: ["--ignore-initial", "--bytes"] }],
+  ["cmp", { short: "in", long: ["--ignore-initial", "--bytes"] }],
   ["cp", copyRule],
   ["mv", copyRule],
   ["install", copyRule],
   ["ln", copyRule],
-  ["xxd", { withArgument: "cglosn" }],
+  ["xxd", { short: "cglosn" }],
   [
     "od",
     {
-      withArgument: "AjNSt",
-      longWithArgument: words("--address-radix --skip-bytes --read-bytes --format --endian"),
+      short: "AjNSt",
+      long: words("--address-radix --skip-bytes --read-bytes --format --endian"),
     },
   ],
-  ["hexdump", { withArgument: "efns", fileOptions: ["-f"] }],
-  ["column", { withArgument: "sco" }],
+  ["hexdump", { short: "efns", fileOptions: ["-f"] }],
+  ["column", { short: "sco" }],
   [
     "truncate",
     {
-      withArgument: "sr",
-      longWithArgument: ["--size", "--reference"],
+      short: "sr",
+      long: ["--size", "--reference"],
       fileOptions: ["-r", "--reference"],
     },
   ],
@@ -364,8 +359,8 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   [
     "tar",
     {
-      withArgument: "fCbHKLNTVXg",
-      longWithArgument: words(
+      short: "fCbHKLNTVXg",
+      long: words(
         "--file --directory --files-from --exclude-from --exclude --blocking-factor --format --newer --label --listed-incremental --transform --owner --group --mode",
       ),
       fileOptions: words(
@@ -375,14 +370,12 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
       listChanges: true,
     },
   ],
-  ["patch", { withArgument: "ipoBdDrF", fileOptions: ["-i", "-o", "-r", "-d"] }],
+  ["patch", { short: "ipoBdDrF", fileOptions: ["-i", "-o", "-r", "-d"] }],
   [
     "file",
     {
-      withArgument: "efFmP",
-      longWithArgument: words(
-        "--exclude --exclude-quiet --files-from --separator --magic-file --parameter",
-      ),
+      short: "efFmP",
+      long: words("--exclude --exclude-quiet --files-from --separator --magic-file --parameter"),
       fileOptions: ["-f", "-m", "--files-from", "--magic-file"],
       listOptions: ["-f", "--files-from"],
     },
@@ -391,56 +384,54 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   [
     "df",
     {
-      withArgument: "BtxF",
-      longWithArgument: words("--block-size --type --exclude-type"),
+      short: "BtxF",
+      long: words("--block-size --type --exclude-type"),
     },
   ],
   // `date -r FILE` shows FILE's time; `date -f FILE` prints its lines back as invalid dates.
   [
     "date",
     {
-      withArgument: "dfrs",
-      longWithArgument: words("--date --file --reference --set"),
+      short: "dfrs",
+      long: words("--date --file --reference --set"),
       fileOptions: words("-f -r --file --reference"),
       optionFilesOnly: true,
     },
   ],
   // `history -r FILE; history` prints FILE's lines; `-w`/`-a` write one.
-  ["history", { withArgument: "d" }],
+  ["history", { short: "d" }],
   [
     "ls",
     {
-      withArgument: "ITw",
-      longWithArgument: words(
+      short: "ITw",
+      long: words(
         "--ignore --hide --format --sort --block-size --quoting-style --indicator-style --tabsize --width",
       ),
     },
   ],
-  ["dir", { withArgument: "ITw" }],
+  ["dir", { short: "ITw" }],
   [
     "du",
     {
-      withArgument: "BdtX",
-      longWithArgument: words(
-        "--block-size --max-depth --threshold --exclude --exclude-from --files0-from",
-      ),
+      short: "BdtX",
+      long: words("--block-size --max-depth --threshold --exclude --exclude-from --files0-from"),
       fileOptions: words("-X --exclude-from --files0-from"),
       listOptions: ["--files0-from"],
     },
   ],
-  ["stat", { withArgument: "c", longWithArgument: ["--format", "--printf"] }],
+  ["stat", { short: "c", long: ["--format", "--printf"] }],
   [
     "tree",
     {
-      withArgument: "LPIoHT",
-      longWithArgument: words("--filelimit --timefmt --sort --charset"),
+      short: "LPIoHT",
+      long: words("--filelimit --timefmt --sort --charset"),
       fileOptions: ["-o"],
     },
   ],
   [
     "realpath",
     {
-      longWithArgument: ["--relative-to", "--relative-base"],
+      long: ["--relative-to", "--relative-base"],
       fileOptions: ["--relative-to", "--relative-base"],
     },
   ],
@@ -624,11 +615,6 @@ function part(word: ShellWord, from: number, to: number): ShellWord {
   return { ...word, value: word.value.slice(from, to), shadow: word.shadow.slice(from, to) };
 }
 
-/** The rest of a word from `from` (an option's attached value: `--file=x`, `-fx`, `of=x`). */
-function rest(word: ShellWord, from: number): ShellWord {
-  return { ...word, value: word.value.slice(from), shadow: word.shadow.slice(from) };
-}
-
 /** git subcommands whose operands name files whose content they show, compare or restore. */
 const gitContentSubcommands = new Set([
   "show",
@@ -665,14 +651,14 @@ const gitContentSubcommands = new Set([
  * Options of other git subcommands whose value is a file git reads and may show (a commit
  * message or template, a tag message, a file added to an archive).
  */
-const gitSubcommandFileOptions: ReadonlyMap<string, readonly string[]> = new Map([
-  ["commit", ["-F", "--file", "-t", "--template"]],
-  ["tag", ["-F", "--file"]],
-  ["notes", ["-F", "--file"]],
-  ["merge", ["-F", "--file"]],
-  ["archive", ["--add-file"]],
-  ["credential-store", ["--file"]],
-  ["fmt-merge-msg", ["-F", "--file"]],
+const gitSubcommandFileOptions: ReadonlyMap<string, OptionSyntax> = new Map([
+  ["commit", { short: "Ft", long: ["--file", "--template"], letterGroupsOnly: true }],
+  ["tag", { short: "F", long: ["--file"], letterGroupsOnly: true }],
+  ["notes", { short: "F", long: ["--file"], letterGroupsOnly: true }],
+  ["merge", { short: "F", long: ["--file"], letterGroupsOnly: true }],
+  ["archive", { long: ["--add-file"], letterGroupsOnly: true }],
+  ["credential-store", { long: ["--file"], letterGroupsOnly: true }],
+  ["fmt-merge-msg", { short: "F", long: ["--file"], letterGroupsOnly: true }],
 ]);
 
 /** A word as if written in quotes: a path a command reads without naming it. */
@@ -691,15 +677,10 @@ const gitFileOptions = new Set([
   "--exclude-from",
 ]);
 
-/** Where git's subcommand is in `args` (after its global options), or -1. */
+/** Where git's subcommand is in `args` (after its own options), or -1. */
 function gitSubcommandAt(args: readonly ShellWord[]): number {
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i] as ShellWord;
-    if (word.dynamic || !word.value.startsWith("-")) return i;
-    const option = word.value.includes("=") ? undefined : word.value;
-    if (option !== undefined && (gitFolderOptions.has(option) || gitOptionsWithValue.has(option))) {
-      i++;
-    }
+  for (const item of readOptions(args, gitOptionSyntax)) {
+    if (item.kind === "operand") return item.at;
   }
   return -1;
 }
@@ -722,15 +703,17 @@ function objectPathStart(value: string): number | undefined {
     : undefined;
 }
 
-/** git's other options before the subcommand that take the next word as their value. */
-const gitOptionsWithValue = new Set([
-  "-c",
-  "--attr-source",
-  "--namespace",
-  "--exec-path",
-  "--config-env",
-  "--super-prefix",
-]);
+/**
+ * git's own options (before its subcommand) that take a value, as git reads them: each a whole
+ * word, its value after `=` or the next word.
+ */
+const gitOptionSyntax: OptionSyntax = {
+  wholeWords: true,
+  long: [
+    ...gitFolderOptions,
+    ...words("-c --attr-source --namespace --exec-path --config-env --super-prefix"),
+  ],
+};
 
 /** `shopt -s extglob` and `bash -O extglob`: patterns like `@(...)` become globs. */
 function turnsOnExtendedGlobs(name: string, args: readonly ShellWord[]): boolean {
@@ -823,14 +806,14 @@ class OperandCollector {
       if (v.startsWith("--")) {
         const [given = v] = v.split("=", 1);
         if (!rule.long.some((full) => full === given || namesLongOption(given, full))) continue;
-        const target = v.includes("=") ? rest(word, v.indexOf("=") + 1) : stage[i + 1];
+        const target = v.includes("=") ? restOfWord(word, v.indexOf("=") + 1) : stage[i + 1];
         if (target !== undefined) this.changeDirectory(name, [target]);
         continue;
       }
       for (let j = 1; j < v.length; j++) {
         const letter = v.charAt(j);
         if (letter === rule.short) {
-          const target = j < v.length - 1 ? rest(word, j + 1) : stage[i + 1];
+          const target = j < v.length - 1 ? restOfWord(word, j + 1) : stage[i + 1];
           if (target !== undefined) this.changeDirectory(name, [target]);
           break;
         }
@@ -1011,7 +994,7 @@ class OperandCollector {
           if (args[i + 1] !== undefined) this.file(args[++i] as ShellWord);
           continue;
         }
-        if (word.value.startsWith("--config-file=")) this.file(rest(word, 14));
+        if (word.value.startsWith("--config-file=")) this.file(restOfWord(word, 14));
         if (word.value.startsWith("-")) continue;
         if (local || word.dynamic || word.value.includes("/")) this.file(word);
       }
@@ -1061,11 +1044,11 @@ class OperandCollector {
       if (shellReadingVariables.has(name)) {
         this.note(`'${name}' changes how the shell reads the command`);
       } else if (commandVariables.has(name)) {
-        this.commandValue(name, rest(word, word.value.indexOf("=") + 1), depth);
+        this.commandValue(name, restOfWord(word, word.value.indexOf("=") + 1), depth);
       } else if (opaqueVariable.test(name)) {
         this.note(`'${name}' gives a program settings or programs from elsewhere`);
       } else if (lessKeyVariables.has(name)) {
-        this.file(rest(word, word.value.indexOf("=") + 1));
+        this.file(restOfWord(word, word.value.indexOf("=") + 1));
       } else if (name === "LESS" && /[!|]/.test(word.value)) {
         this.note("'LESS' may hold a command for less to run");
       } else if (searchPathVariables.has(name)) {
@@ -1099,29 +1082,29 @@ class OperandCollector {
    * call's. An alias without `!` is more git: `alias.x='show HEAD:.env'` is read as that git
    * command. A setting from the environment (`--config-env`) cannot be read.
    */
-  gitConfigCommands(args: readonly ShellWord[], depth: number): Map<string, ShellWord> {
-    /** Aliases set here, by name in lower case: their value with the `!` if it has one. */
-    const aliases = new Map<string, ShellWord>();
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i] as ShellWord;
-      if (word.dynamic || !word.value.startsWith("-")) return aliases; // the subcommand
-      const equals = word.value.indexOf("=");
-      const option = equals === -1 ? word.value : word.value.slice(0, equals);
+  gitConfigCommands(
+    args: readonly ShellWord[],
+    depth: number,
+    aliases = new Map<string, ShellWord>(),
+  ): Map<string, ShellWord> {
+    for (const item of readOptions(args, gitOptionSyntax)) {
+      if (item.kind === "operand") return aliases; // the subcommand
+      const word = item.word;
       let setting: ShellWord | undefined;
-      if (word.value === "-c") setting = args[++i];
-      else if (/^-c./.test(word.value)) setting = rest(word, 2);
-      else if (namesLongOption(option, "--config-env")) {
-        const named = equals === -1 ? args[++i]?.value : word.value.slice(equals + 1);
-        const key = (named ?? "").split("=", 1)[0]?.toLowerCase() ?? "";
+      if (item.kind === "option" && word.value === "-c") setting = item.value;
+      else if (/^-c./.test(word.value)) setting = restOfWord(word, 2);
+      else if (namesLongOption(item.given, "--config-env")) {
+        const named = item.kind === "option" ? item.value : (item.attached ?? args[item.at + 1]);
+        const key = (named?.value ?? "").split("=", 1)[0]?.toLowerCase() ?? "";
         if (gitCommandSetting.test(key)) {
           this.note(`git's '${key}' setting is a command line taken from the environment`);
         }
+        // git refuses a prefix of `--config-env` (`--config-e`); it is read as the option all the
+        // same, the next word its value.
+        if (item.kind === "other" && item.attached === undefined) {
+          return this.gitConfigCommands(args.slice(item.at + 2), depth, aliases);
+        }
         continue;
-      } else if (
-        (gitOptionsWithValue.has(option) || gitFolderOptions.has(option)) &&
-        equals === -1
-      ) {
-        i++;
       }
       if (setting === undefined) continue;
       const at = setting.value.indexOf("=");
@@ -1131,11 +1114,11 @@ class OperandCollector {
         continue;
       }
       if (gitFileSetting.test(key) && at !== -1) {
-        this.file(rest(setting, at + 1));
+        this.file(restOfWord(setting, at + 1));
         continue;
       }
       if (!gitCommandSetting.test(key)) continue;
-      const value = rest(setting, at === -1 ? setting.value.length : at + 1);
+      const value = restOfWord(setting, at === -1 ? setting.value.length : at + 1);
       if (key.startsWith("alias.")) aliases.set(key.slice("alias.".length), value);
       // A helper without `!` is `git credential-<helper>`: `store --file FILE` reads FILE.
       if (/^credential\./.test(key) && !value.dynamic && !value.value.startsWith("!")) {
@@ -1199,47 +1182,36 @@ class OperandCollector {
    * configuration file (`-F FILE`, `-o Include=FILE`) may run anything (`Match exec`).
    */
   sshOptions(name: string, args: readonly ShellWord[], depth: number): void {
-    /** Short options of ssh, scp and sftp that take a value. */
-    const withValue = "bcDEeFIiJLlmOopQRSWwPlsX";
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i] as ShellWord;
-      const v = word.value;
-      if (word.dynamic || !v.startsWith("-") || v === "-" || v.startsWith("--")) continue;
-      for (let c = 1; c < v.length; c++) {
-        const letter = v[c] as string;
-        if (!withValue.includes(letter)) continue;
-        const value = c + 1 < v.length ? rest(word, c + 1) : args[++i];
-        if (value === undefined) break;
-        if (letter === "F") {
-          this.note(`'${name} -F' reads a configuration file, which may run commands`);
-        }
-        // A configuration it reads, a log it writes. An identity is read, never shown: a key in
-        // ~/.ssh is what `-i` is for.
-        if (letter === "F" || letter === "E") this.file(value);
-        if (name === "sftp" && letter === "b") {
-          this.note("'sftp -b' runs the commands of a batch file, local ones among them");
-        }
-        if (letter === "o") {
-          const command = /^\s*(proxycommand|localcommand|knownhostscommand)\s*[=\s]\s*/i.exec(
-            value.value,
-          );
-          if (command !== null) {
-            // ssh reads `ProxyCommand="cmd"` without its quotes.
-            const cmd = rest(value, command[0].length);
-            const unquoted = /^"(.*)"$/s.exec(cmd.value);
-            this.commandValue(
-              `${name} -o`,
-              unquoted === null ? cmd : part(cmd, 1, cmd.value.length - 1),
-              depth,
-            );
-          } else if (/^\s*userknownhostsfile\s*[=\s]/i.test(value.value)) {
-            // A file ssh writes to (a host's key, added).
-            this.file(rest(value, /^\s*\w+\s*[=\s]\s*/.exec(value.value)?.[0].length ?? 0));
-          } else if (/^\s*(include|match)\b/i.test(value.value)) {
-            this.note(`'${name} -o' reads settings that may run commands`);
-          }
-        }
-        break;
+    for (const item of readOptions(args, sshOptionSyntax)) {
+      if (item.kind !== "option" || item.value === undefined) continue;
+      const { name: option, value } = item;
+      if (option === "-F") {
+        this.note(`'${name} -F' reads a configuration file, which may run commands`);
+      }
+      // A configuration it reads, a log it writes. An identity is read, never shown: a key in
+      // ~/.ssh is what `-i` is for.
+      if (option === "-F" || option === "-E") this.file(value);
+      if (name === "sftp" && option === "-b") {
+        this.note("'sftp -b' runs the commands of a batch file, local ones among them");
+      }
+      if (option !== "-o") continue;
+      const command = /^\s*(proxycommand|localcommand|knownhostscommand)\s*[=\s]\s*/i.exec(
+        value.value,
+      );
+      if (command !== null) {
+        // ssh reads `ProxyCommand="cmd"` without its quotes.
+        const cmd = restOfWord(value, command[0].length);
+        const unquoted = /^"(.*)"$/s.exec(cmd.value);
+        this.commandValue(
+          `${name} -o`,
+          unquoted === null ? cmd : part(cmd, 1, cmd.value.length - 1),
+          depth,
+        );
+      } else if (/^\s*userknownhostsfile\s*[=\s]/i.test(value.value)) {
+        // A file ssh writes to (a host's key, added).
+        this.file(restOfWord(value, /^\s*\w+\s*[=\s]\s*/.exec(value.value)?.[0].length ?? 0));
+      } else if (/^\s*(include|match)\b/i.test(value.value)) {
+        this.note(`'${name} -o' reads settings that may run commands`);
       }
     }
   }
@@ -1249,19 +1221,11 @@ class OperandCollector {
    * CMD runs at each checkpoint.
    */
   tarCheckpointActions(args: readonly ShellWord[], depth: number): void {
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i] as ShellWord;
-      const v = word.value;
-      if (word.dynamic || !v.startsWith("--")) continue;
-      const equals = v.indexOf("=");
-      const option = equals === -1 ? v : v.slice(0, equals);
-      // Past `--checkpoint` (an option of its own, which that prefix names).
-      if (option.length <= "--checkpoint".length) continue;
-      if (!namesLongOption(option, "--checkpoint-action")) continue;
-      const value = equals !== -1 ? rest(word, equals + 1) : args[++i];
-      const exec = value === undefined ? null : /^exec=/.exec(value.value);
-      if (value !== undefined && exec !== null) {
-        this.commandValue("tar --checkpoint-action", rest(value, exec[0].length), depth);
+    for (const item of readOptions(args, tarCheckpointSyntax)) {
+      if (item.kind !== "option" || item.value === undefined) continue;
+      const exec = /^exec=/.exec(item.value.value);
+      if (exec !== null) {
+        this.commandValue("tar --checkpoint-action", restOfWord(item.value, exec[0].length), depth);
       }
     }
   }
@@ -1271,35 +1235,15 @@ class OperandCollector {
    * --to-command`, `ssh -o ProxyCommand=`, ...): read as nested scripts.
    */
   programCommands(name: string, args: readonly ShellWord[], depth: number): void {
-    if (name === "ssh" || name === "scp" || name === "sftp") this.sshOptions(name, args, depth);
+    if (sshPrograms.has(name)) this.sshOptions(name, args, depth);
     if ((name === "less" || name === "more") && args.some((w) => /^\+.*[!|]/.test(w.value))) {
       this.note(`'${name} +' runs its commands, which may start a shell`);
     }
-    const rule = programCommandOptions.get(name);
-    if (rule === undefined) return;
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i] as ShellWord;
-      const v = word.value;
-      if (word.dynamic && v.startsWith("-")) continue;
-      if (v === "--") return;
-      if (v.startsWith("--")) {
-        const equals = v.indexOf("=");
-        const option = equals === -1 ? v : v.slice(0, equals);
-        if (!rule.long.some((full) => namesLongOption(option, full))) continue;
-        if (equals !== -1) this.commandValue(`${name} ${option}`, rest(word, equals + 1), depth);
-        else if (args[i + 1] !== undefined) {
-          this.commandValue(`${name} ${option}`, args[++i] as ShellWord, depth);
-        }
-      } else if (v.startsWith("-") && v.length > 1) {
-        // A cluster of short options: the first that takes a value takes the rest, or the next word.
-        for (let c = 1; c < v.length; c++) {
-          if (!rule.short.includes(v[c] as string)) continue;
-          if (c + 1 < v.length) this.commandValue(`${name} -${v[c]}`, rest(word, c + 1), depth);
-          else if (args[i + 1] !== undefined) {
-            this.commandValue(`${name} -${v[c]}`, args[++i] as ShellWord, depth);
-          }
-          break;
-        }
+    const syntax = programCommandOptions.get(name);
+    if (syntax === undefined) return;
+    for (const item of readOptions(args, syntax)) {
+      if (item.kind === "option" && item.value !== undefined) {
+        this.commandValue(`${name} ${item.given}`, item.value, depth);
       }
     }
     if (name === "tar") {
@@ -1312,7 +1256,7 @@ class OperandCollector {
         for (const letter of first.value) {
           if (!"bfFgIKLNTVXC".includes(letter)) continue;
           const value = args[next++];
-          if (value !== undefined && rule.short.includes(letter)) {
+          if (value !== undefined && (syntax.short ?? "").includes(letter)) {
             this.commandValue(`tar ${letter}`, value, depth);
           }
         }
@@ -1324,7 +1268,7 @@ class OperandCollector {
         if (word.value === "-TT" && args[i + 1] !== undefined) {
           this.commandValue("zip -TT", args[i + 1] as ShellWord, depth);
         } else if (word.value.startsWith("-TT="))
-          this.commandValue("zip -TT", rest(word, 4), depth);
+          this.commandValue("zip -TT", restOfWord(word, 4), depth);
       }
     }
   }
@@ -1339,29 +1283,20 @@ class OperandCollector {
   }
 
   /**
-   * The commands git runs from its arguments: `git rebase --exec CMD` (`-x CMD`) and `git bisect
-   * run CMD...` in the work tree, `git submodule foreach CMD` in every submodule (so its relative
-   * paths are read as after a `cd`).
+   * The commands git runs from its arguments: the options of `gitSubcommandCommandOptions`
+   * (`--upload-pack CMD`, `git rebase -x CMD`, ...) and `git bisect run CMD...` in the work tree,
+   * `git submodule foreach CMD` in every submodule (so its relative paths are read as after a
+   * `cd`).
    */
   gitCommands(subcommand: string, after: readonly ShellWord[], depth: number): void {
-    // `--upload-pack CMD` (`clone -u CMD`), `--receive-pack CMD`, `archive --exec CMD`: the
-    // helper git runs as the remote's end, through a shell.
-    for (let i = 0; i < after.length; i++) {
-      const word = after[i] as ShellWord;
-      const v = word.value;
-      if (word.dynamic || v === "--") break;
-      const equals = v.indexOf("=");
-      const option = equals === -1 ? v : v.slice(0, equals);
-      const runs =
-        (subcommand === "clone" && option === "-u") ||
-        (subcommand !== "rebase" &&
-          option.startsWith("--") &&
-          [...gitCommandOptions].some((full) => namesLongOption(option, full)));
-      if (!runs) continue;
-      if (equals !== -1) this.commandValue(`git ${option}`, rest(word, equals + 1), depth);
-      else if (after[i + 1] !== undefined) {
-        this.commandValue(`git ${option}`, after[++i] as ShellWord, depth);
-      }
+    const syntax = gitSubcommandCommandOptions.get(subcommand) ?? { long: gitHelperOptions };
+    for (const item of readOptions(after, syntax)) {
+      if (item.kind !== "option" || item.value === undefined) continue;
+      if (subcommand !== "rebase" && gitHelperOptions.includes(item.name)) {
+        this.commandValue(`git ${item.given}`, item.value, depth);
+      } else if (item.value.dynamic) {
+        this.note(`'git ${subcommand} ${item.given}' runs a built command`);
+      } else this.line(item.value.value, depth + 1);
     }
     if (subcommand === "submodule" && after.some((w) => w.value === "foreach")) {
       // It runs in each submodule's folder, as `-execdir` does.
@@ -1372,51 +1307,16 @@ class OperandCollector {
       else if (words.length > 0) this.line(words.map((w) => w.value).join(" "), depth + 1);
     } else if (subcommand === "bisect" && after[0]?.value === "run") {
       this.simple({ words: after.slice(1), redirections: [] }, depth + 1);
-    } else if (subcommand === "difftool") {
-      // `git difftool -x CMD` (`--extcmd CMD`): CMD runs on each pair of files.
-      after.forEach((word, i) => {
-        const v = word.value;
-        const long = v.startsWith("--") && namesLongOption(v.split("=", 1)[0] ?? v, "--extcmd");
-        if (word.dynamic) return;
-        if (v === "-x" || (long && !v.includes("="))) {
-          const script = after[i + 1];
-          if (script?.dynamic) this.note("'git difftool -x' runs a built command");
-          else if (script !== undefined) this.line(script.value, depth + 1);
-        } else if (long) this.line(v.slice(v.indexOf("=") + 1), depth + 1);
-      });
-    } else if (subcommand === "rebase") {
-      after.forEach((word, i) => {
-        const v = word.value;
-        if (word.dynamic) return;
-        if (
-          v === "-x" ||
-          (v.startsWith("--") && !v.includes("=") && namesLongOption(v, "--exec"))
-        ) {
-          const script = after[i + 1];
-          if (script !== undefined) this.line(script.value, depth + 1);
-        } else if (/^-x./.test(v)) this.line(v.slice(2), depth + 1);
-        else if (
-          v.startsWith("--") &&
-          namesLongOption(v.split("=", 1)[0] ?? v, "--exec") &&
-          v.includes("=")
-        ) {
-          this.line(v.slice(v.indexOf("=") + 1), depth + 1);
-        }
-      });
     }
   }
 
   /** `git -C DIR`, `--git-dir DIR`, `--work-tree=DIR` before the subcommand: folders it reads. */
   gitFolders(args: readonly ShellWord[]): void {
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i] as ShellWord;
-      if (word.dynamic || !word.value.startsWith("-")) return; // the subcommand
-      const equals = word.value.indexOf("=");
-      const option = equals === -1 ? word.value : word.value.slice(0, equals);
-      if (gitFolderOptions.has(option)) {
-        if (equals !== -1) this.file(rest(word, equals + 1));
-        else if (args[i + 1] !== undefined) this.file(args[++i] as ShellWord);
-      } else if (gitOptionsWithValue.has(option) && equals === -1) i++;
+    for (const item of readOptions(args, gitOptionSyntax)) {
+      if (item.kind === "operand") return; // the subcommand
+      if (item.kind === "option" && gitFolderOptions.has(item.name) && item.value !== undefined) {
+        this.file(item.value);
+      }
     }
   }
 
@@ -1449,46 +1349,29 @@ class OperandCollector {
         const equals = word.value.indexOf("=");
         const option = equals === -1 ? word.value : word.value.slice(0, equals);
         // `--output=FILE` writes there; `-O` / `--orderfile=FILE` reads it.
-        if (equals !== -1 && gitFileOptions.has(option)) this.file(rest(word, equals + 1));
+        if (equals !== -1 && gitFileOptions.has(option)) this.file(restOfWord(word, equals + 1));
         // `git blame -SFILE` reads revisions from FILE (and prints a line it cannot read).
-        if (subcommand === "blame" && /^-S./.test(word.value)) this.file(rest(word, 2));
+        if (subcommand === "blame" && /^-S./.test(word.value)) this.file(restOfWord(word, 2));
         // `git log -L1,9:FILE`, `-L:name:FILE`: the lines of FILE's history.
         if (/^-L./.test(word.value)) {
           const first = word.value.indexOf(":", 2);
           const last = word.value.lastIndexOf(":");
-          if (first !== -1) this.file(rest(word, first + 1));
-          if (last !== first) this.file(rest(word, last + 1));
+          if (first !== -1) this.file(restOfWord(word, first + 1));
+          if (last !== first) this.file(restOfWord(word, last + 1));
         }
         continue;
       }
       // The word itself too: a file may have a colon in its name.
       this.file(word);
       const colon = objectPathStart(word.value);
-      if (colon !== undefined) this.file(rest(word, colon));
+      if (colon !== undefined) this.file(restOfWord(word, colon));
     }
   }
 
-  /** The files named by `options` (`-F FILE`, `-FFILE`, `--file=FILE`, `--file FILE`). */
-  gitFileOptionValues(options: readonly string[], after: readonly ShellWord[]): void {
-    for (let i = 0; i < after.length; i++) {
-      const word = after[i] as ShellWord;
-      const v = word.value;
-      if (word.dynamic || v === "--") return;
-      if (v.startsWith("--")) {
-        const equals = v.indexOf("=");
-        const option = equals === -1 ? v : v.slice(0, equals);
-        if (!options.some((full) => full.startsWith("--") && namesLongOption(option, full)))
-          continue;
-        if (equals !== -1) this.file(rest(word, equals + 1));
-        else if (after[i + 1] !== undefined) this.file(after[++i] as ShellWord);
-      } else if (/^-[a-zA-Z]/.test(v)) {
-        for (let c = 1; c < v.length; c++) {
-          if (!options.includes(`-${v[c]}`)) continue;
-          if (c + 1 < v.length) this.file(rest(word, c + 1));
-          else if (after[i + 1] !== undefined) this.file(after[++i] as ShellWord);
-          break;
-        }
-      }
+  /** The files named by the options of `syntax` (`-F FILE`, `-FFILE`, `--file=FILE`). */
+  gitFileOptionValues(syntax: OptionSyntax, after: readonly ShellWord[]): void {
+    for (const item of readOptions(after, syntax)) {
+      if (item.kind === "option" && item.value !== undefined) this.file(item.value);
     }
   }
 
@@ -1535,7 +1418,7 @@ class OperandCollector {
         return;
       }
       if (word.value.startsWith("--file=")) {
-        this.file(rest(word, "--file=".length));
+        this.file(restOfWord(word, "--file=".length));
         return;
       }
     }
@@ -1592,10 +1475,11 @@ class OperandCollector {
   }
 
   operands(rule: OperandRule, args: readonly ShellWord[]): void {
+    if (rule.pathsBeforeExpression === true) {
+      this.findPaths(args);
+      return;
+    }
     const files = new Set(rule.fileOptions ?? []);
-    // getopt_long takes any unambiguous prefix: `--fil` is `--file`.
-    const long = (given: string, list: readonly string[] | undefined): string | undefined =>
-      list?.find((full) => full === given) ?? list?.find((full) => namesLongOption(given, full));
     // `sort --files0-from=LIST`, `tar -T -`, `file -f LIST`, `md5sum -c SUMS`: the files it opens
     // are named in a list (a file the model may have written, or the input), not in the text.
     const lists = rule.listOptions ?? [];
@@ -1603,7 +1487,7 @@ class OperandCollector {
       const v = word.value;
       if (word.dynamic || v === "--") break;
       const listed = v.startsWith("--")
-        ? long(v.split("=", 1)[0] ?? v, lists)
+        ? longOption(v.split("=", 1)[0] ?? v, lists)
         : /^-[A-Za-z0-9]+$/.test(v)
           ? lists.find((o) => o.length === 2 && v.slice(1).includes(o.charAt(1)))
           : undefined;
@@ -1619,8 +1503,8 @@ class OperandCollector {
       const option = v.startsWith("--") ? v.split("=", 1)[0] : undefined;
       if (option !== undefined) {
         return (
-          long(option, rule.scriptOptions) !== undefined ||
-          long(option, rule.noScriptOptions) !== undefined
+          longOption(option, rule.scriptOptions) !== undefined ||
+          longOption(option, rule.noScriptOptions) !== undefined
         );
       }
       return (
@@ -1629,63 +1513,19 @@ class OperandCollector {
       );
     });
     let scriptPending = rule.script === true && !scriptGiven;
-    let optionsEnded = false;
-    for (let i = 0; i < args.length; i++) {
-      const word = args[i] as ShellWord;
+    for (const item of readOptions(args, rule)) {
+      if (item.kind === "option") {
+        if (files.has(item.name) && item.value !== undefined) this.file(item.value);
+        continue;
+      }
+      if (item.kind === "other") {
+        // An option not known to take a file: its value counts as one only where it may be.
+        const file = longOption(item.given, rule.fileOptions);
+        if (item.attached !== undefined && file !== undefined) this.file(item.attached);
+        continue;
+      }
+      const word = item.word;
       const v = word.value;
-      if (rule.pathsBeforeExpression === true && !word.dynamic) {
-        // find's own options (-H -L -P -D x -O3) come before its paths; its expression after.
-        if (/^-[HLP]+$/.test(v) || /^-O\d*$/.test(v)) continue;
-        if (v === "-D") {
-          i++;
-          continue;
-        }
-        if (v.startsWith("-") || v === "(" || v === "!" || v === ")" || v === ",") break;
-        this.file(word);
-        continue;
-      }
-      if (!optionsEnded && !word.dynamic && v === "--") {
-        optionsEnded = true;
-        continue;
-      }
-      if (!optionsEnded && v.startsWith("--") && !word.dynamic) {
-        const [given = v] = v.split("=", 1);
-        const attached = v.includes("=") ? v.slice(v.indexOf("=") + 1) : undefined;
-        const two = long(given, rule.longWithTwoArguments);
-        const one = long(given, rule.longWithArgument);
-        if (two !== undefined) {
-          const file = args[i + 2];
-          if (files.has(two) && file !== undefined) this.file(file);
-          i += 2;
-        } else if (one !== undefined) {
-          if (attached === undefined) {
-            const next = args[i + 1];
-            if (files.has(one) && next !== undefined) this.file(next);
-            i++;
-          } else if (files.has(one)) this.file(rest(word, v.indexOf("=") + 1));
-        } else if (attached !== undefined) {
-          // An option not known to take a file: its value counts as one only where it may be.
-          const file = long(given, rule.fileOptions);
-          if (file !== undefined) this.file(rest(word, v.indexOf("=") + 1));
-        }
-        continue;
-      }
-      if (!optionsEnded && v.startsWith("-") && v !== "-" && !word.dynamic) {
-        for (let j = 1; j < v.length; j++) {
-          const letter = v.charAt(j);
-          if (!(rule.withArgument ?? "").includes(letter)) continue;
-          const isFile = files.has(`-${letter}`);
-          if (j < v.length - 1) {
-            if (isFile) this.file(rest(word, j + 1));
-          } else {
-            const next = args[i + 1];
-            if (isFile && next !== undefined) this.file(next);
-            i++;
-          }
-          break;
-        }
-        continue;
-      }
       if (scriptPending) {
         scriptPending = false;
         continue;
@@ -1693,10 +1533,30 @@ class OperandCollector {
       if (rule.optionFilesOnly === true) continue;
       if (rule.keyValueFiles !== undefined) {
         const at = v.indexOf("=");
-        if (at > 0 && rule.keyValueFiles.includes(v.slice(0, at))) this.file(rest(word, at + 1));
+        if (at > 0 && rule.keyValueFiles.includes(v.slice(0, at)))
+          this.file(restOfWord(word, at + 1));
         else if (word.dynamic) this.file(word);
         continue;
       }
+      this.file(word);
+    }
+  }
+
+  /** `find`'s start paths: its own options (-H -L -P -D x -O3) come first, its expression after. */
+  findPaths(args: readonly ShellWord[]): void {
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i] as ShellWord;
+      const v = word.value;
+      if (word.dynamic) {
+        this.file(word);
+        continue;
+      }
+      if (/^-[HLP]+$/.test(v) || /^-O\d*$/.test(v)) continue;
+      if (v === "-D") {
+        i++;
+        continue;
+      }
+      if (v.startsWith("-") || v === "(" || v === "!" || v === ")" || v === ",") break;
       this.file(word);
     }
   }

@@ -827,3 +827,33 @@ describe("git commands that show a file's content name that file", () => {
     }
   });
 });
+
+describe("git's options that name a file or a command line, however they are spelled", () => {
+  // Each ran under a policy allowing the terminal: the reading of a git subcommand's options
+  // stopped at a word built by expansion (`--author "$A"`, a remote `"$R"`) and did not read `-u`
+  // attached or in a group, nor `difftool -x` attached; `rebase -x "$C"` read `$C` as a command
+  // line, which names no file.
+  it.each([
+    ['git commit --author "$A" -F .env'],
+    ['git tag -a v1 -m "$M" -F .env'],
+    ['git merge "$B" --file=.env'],
+    ["git clone -u'cat .env' . copy"],
+    ["git clone -qu 'cat .env' . copy"],
+    ["git fetch \"$R\" --upload-pack='cat .env'"],
+    ["git push \"$R\" --receive-pack 'cat .env'"],
+    ["git difftool -x'cat .env' HEAD"],
+    ["git difftool -yx 'cat .env' HEAD"],
+    ["git rebase -ix 'cat .env' HEAD~1"],
+  ])("asks for %j", (command) => {
+    const decision = permissive.decide(terminal(command));
+    expect(decision.kind, command).toBe("ask");
+    expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
+  });
+
+  it.each([['git rebase -x "$C" HEAD~1'], ['git rebase --exec "$C" HEAD~1']])(
+    "asks for %j, which runs a command line the text does not show",
+    (command) => {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+    },
+  );
+});

@@ -1,0 +1,161 @@
+/**
+ * The one reading of a program's options the shell file-operand reader uses: which words are
+ * options, which option takes which word as its value, and which words are operands.
+ *
+ * @internal
+ */
+
+import { namesLongOption } from "./command-words.js";
+import type { ShellWord } from "./shell-scanner.js";
+
+/**
+ * How a program's options are written, as far as one reading of them needs: the options that
+ * take a value. An option not listed is read as taking none, so the word after it is read again
+ * (as an operand, or as another option).
+ *
+ * @internal
+ */
+export interface OptionSyntax {
+  /**
+   * Short options that take a value, attached (`-oVALUE`) or the next word. In a group the first
+   * of them takes the rest of the group or the next word (`-xvf a.tar`).
+   */
+  readonly short?: string;
+  /**
+   * Long options that take a value (`--name=VALUE`, `--name VALUE`), also by any prefix getopt_long
+   * takes (`--fil` for `--file`): the first listed that the prefix names.
+   */
+  readonly long?: readonly string[];
+  /** Long options that take two values (`jq --slurpfile NAME FILE`), looked up before `long`. */
+  readonly longWithTwo?: readonly string[];
+  /**
+   * Long options that take no value, looked up first: a prefix of one is that option, not a
+   * longer one's (tar's `--checkpoint` before `--checkpoint-action`).
+   */
+  readonly flags?: readonly string[];
+  /** Options go on after `--` (it is skipped) instead of ending there. */
+  readonly pastDoubleDash?: true;
+  /** Only `-` and a letter start a group of short options (git reads `-3` as a count). */
+  readonly letterGroupsOnly?: true;
+  /**
+   * Every word that starts with `-` is one option, named up to its `=` (git's own options before
+   * its subcommand: `-C DIR`, `--git-dir=DIR`): no groups, no prefixes, no end at `--`.
+   */
+  readonly wholeWords?: true;
+}
+
+/**
+ * A word of a program's arguments as {@link readOptions} reads it: an option that takes a value
+ * (with that value), another option written long (with its `=VALUE`), or an operand. Options
+ * that take no value in a group of short ones are not reported. `at` is the word's index.
+ *
+ * @internal
+ */
+export type OptionWord =
+  | {
+      readonly kind: "option";
+      /** The option as listed: `-f`, or the long name a prefix stands for (`--file`). */
+      readonly name: string;
+      /** The option as written, without its `=VALUE` (`--fil`, `-f`). */
+      readonly given: string;
+      /** Its value (of one that takes two, the second), or undefined at the end of the words. */
+      readonly value: ShellWord | undefined;
+      /** The word the option is written in. */
+      readonly word: ShellWord;
+      readonly at: number;
+    }
+  | {
+      readonly kind: "other";
+      /** The option as written, without its `=VALUE`. */
+      readonly given: string;
+      /** What follows its `=`, if it has one. */
+      readonly attached: ShellWord | undefined;
+      readonly word: ShellWord;
+      readonly at: number;
+    }
+  | { readonly kind: "operand"; readonly word: ShellWord; readonly at: number };
+
+/** The rest of a word from `from` (an option's attached value: `--file=x`, `-fx`, `of=x`). */
+export function restOfWord(word: ShellWord, from: number): ShellWord {
+  return { ...word, value: word.value.slice(from), shadow: word.shadow.slice(from) };
+}
+
+/**
+ * The option of `list` a long option as written (`--fil`, without its `=VALUE`) names: itself, or
+ * the first it is a prefix of (getopt_long takes any unambiguous prefix).
+ *
+ * @internal
+ */
+export function longOption(given: string, list: readonly string[] | undefined): string | undefined {
+  return list?.find((full) => full === given) ?? list?.find((full) => namesLongOption(given, full));
+}
+
+/**
+ * Reads `args` as options of `syntax` and operands, as getopt_long does (options may follow
+ * operands; `--` ends them), or as `syntax` says otherwise. A word built by expansion is an
+ * operand, never an option, but may be an option's value.
+ *
+ * @internal
+ */
+export function* readOptions(
+  args: readonly ShellWord[],
+  syntax: OptionSyntax,
+): Generator<OptionWord, void, undefined> {
+  let ended = false;
+  for (let at = 0; at < args.length; at++) {
+    const word = args[at] as ShellWord;
+    const v = word.value;
+    if (syntax.wholeWords === true) {
+      if (word.dynamic || !v.startsWith("-")) {
+        yield { kind: "operand", word, at };
+        continue;
+      }
+      const [given = v] = v.split("=", 1);
+      const attached = v.includes("=") ? restOfWord(word, v.indexOf("=") + 1) : undefined;
+      if (syntax.long?.includes(given) === true) {
+        yield { kind: "option", name: given, given, value: attached ?? args[at + 1], word, at };
+        if (attached === undefined) at++;
+      } else yield { kind: "other", given, attached, word, at };
+      continue;
+    }
+    if (ended || word.dynamic || !v.startsWith("-") || v === "-") {
+      yield { kind: "operand", word, at };
+      continue;
+    }
+    if (v === "--") {
+      ended = syntax.pastDoubleDash !== true;
+      continue;
+    }
+    if (v.startsWith("--")) {
+      const [given = v] = v.split("=", 1);
+      const attached = v.includes("=") ? restOfWord(word, v.indexOf("=") + 1) : undefined;
+      if (longOption(given, syntax.flags) !== undefined) continue;
+      const two = longOption(given, syntax.longWithTwo);
+      const one = two === undefined ? longOption(given, syntax.long) : undefined;
+      if (two !== undefined) {
+        yield { kind: "option", name: two, given, value: args[at + 2], word, at };
+        at += 2;
+      } else if (one !== undefined) {
+        yield { kind: "option", name: one, given, value: attached ?? args[at + 1], word, at };
+        if (attached === undefined) at++;
+      } else yield { kind: "other", given, attached, word, at };
+      continue;
+    }
+    if (syntax.letterGroupsOnly === true && !/^-[a-zA-Z]/.test(v)) {
+      yield { kind: "operand", word, at };
+      continue;
+    }
+    for (let j = 1; j < v.length; j++) {
+      const letter = v.charAt(j);
+      if (!(syntax.short ?? "").includes(letter)) continue;
+      const name = `-${letter}`;
+      if (j < v.length - 1) {
+        yield { kind: "option", name, given: name, value: restOfWord(word, j + 1), word, at };
+      } else {
+        yield { kind: "option", name, given: name, value: args[at + 1], word, at };
+        at++;
+      }
+      break;
+    }
+  }
+}
