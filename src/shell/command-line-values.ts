@@ -114,14 +114,69 @@ export const gitRemoteSubcommands = new Set([
 /** git options whose value is a command line git runs as a remote's helper, through a shell. */
 export const gitHelperOptions: readonly string[] = ["--upload-pack", "--receive-pack", "--exec"];
 /**
+ * A git subcommand's options that take a value, as far as reading them needs, and those of them
+ * whose value is a command line git runs (`commands`). The others are listed so that their value
+ * (`--depth "$N"`) is not read as a word that may be an option.
+ */
+export interface GitCommandOptions extends OptionSyntax {
+  readonly commands: readonly string[];
+}
+/**
+ * Long options that take a value of git's subcommands that talk to a remote (fetch, pull, push,
+ * clone, ...), other than {@link gitHelperOptions}. Listed after them, so that a prefix
+ * (`--upload-pa`) is still read as the helper option.
+ */
+const gitRemoteValueOptions: readonly string[] = [
+  "--depth",
+  "--shallow-since",
+  "--shallow-exclude",
+  "--jobs",
+  "--server-option",
+  "--push-option",
+  "--branch",
+  "--origin",
+  "--strategy",
+  "--strategy-option",
+];
+/**
+ * The options of git's subcommands that talk to a remote (see `gitRemoteSubcommands`): the
+ * helper git runs as the remote's end, and other options that take a value.
+ */
+export const gitRemoteOptionSyntax: GitCommandOptions = {
+  long: [...gitHelperOptions, ...gitRemoteValueOptions],
+  commands: gitHelperOptions,
+};
+/**
  * The options of git's subcommands whose value is a command line git runs: a remote's helper
  * (`clone -u`, {@link gitHelperOptions}), rebase's `-x` / `--exec` after each commit, difftool's
- * `-x` / `--extcmd` on each pair of files. Every other subcommand's are `gitHelperOptions`.
+ * `-x` / `--extcmd` on each pair of files. Every other subcommand's are
+ * {@link gitRemoteOptionSyntax}.
  */
-export const gitSubcommandCommandOptions: ReadonlyMap<string, OptionSyntax> = new Map([
-  ["clone", { short: "u", long: gitHelperOptions }],
-  ["rebase", { short: "x", long: ["--exec"] }],
-  ["difftool", { short: "x", long: [...gitHelperOptions, "--extcmd"] }],
+export const gitSubcommandCommandOptions: ReadonlyMap<string, GitCommandOptions> = new Map([
+  [
+    "clone",
+    {
+      short: "ubo",
+      long: [...gitHelperOptions, ...gitRemoteValueOptions],
+      commands: ["-u", ...gitHelperOptions],
+    },
+  ],
+  [
+    "rebase",
+    {
+      short: "xsX",
+      long: ["--exec", "--onto", "--strategy", "--strategy-option"],
+      commands: ["-x", "--exec"],
+    },
+  ],
+  [
+    "difftool",
+    {
+      short: "xt",
+      long: [...gitHelperOptions, "--extcmd", "--tool"],
+      commands: ["-x", ...gitHelperOptions, "--extcmd"],
+    },
+  ],
 ]);
 /**
  * Options of other programs whose value is a command line the program runs: `man -P`, `rsync

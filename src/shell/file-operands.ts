@@ -4,6 +4,7 @@ import {
   gitFileSetting,
   gitHelperOptions,
   gitOpaqueSetting,
+  gitRemoteOptionSyntax,
   gitRemoteSubcommands,
   gitSubcommandCommandOptions,
   lessKeyVariables,
@@ -22,10 +23,17 @@ import {
   substitutionBodies,
 } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
-import { longOption, type OptionSyntax, readOptions, restOfWord } from "./program-options.js";
+import {
+  longOption,
+  type OptionSyntax,
+  readOptions,
+  restOfWord,
+  writtenLength,
+} from "./program-options.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
+import { writtenText } from "./shell-word.js";
 import { unwrapCommand } from "./unwrap-command.js";
 
 /**
@@ -605,6 +613,27 @@ function unreadable(word: ShellWord): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a word may be an option of `program` the text does not show (`"$OPT"`, `--$X=v`, `-v$X`,
+ * an unquoted `$X` the shell splits into words): see `hidesOption`.
+ */
+function builtOption(program: string, word: ShellWord): string {
+  return `'${word.value}' may be an option of '${program}' built by expansion or substitution`;
+}
+
+/**
+ * Whether the `KEY` of a `KEY=VALUE` word (a git setting, an ssh `-o` setting, a tar checkpoint
+ * action) is written in the text: up to its separator (`=`, or for ssh blanks too), or the whole
+ * word when it has none. `"$S"`, `"$K=v"`, `core.$K=v` name a key the text does not show.
+ */
+function keyWritten(word: ShellWord, separator: RegExp = /=/): boolean {
+  const written = writtenLength(word);
+  // ssh skips blanks in front of the key (`-o " ProxyCommand=x"`).
+  const start = /^\s*/.exec(word.value)?.[0].length ?? 0;
+  const at = word.value.slice(start).search(separator);
+  return at === -1 ? written === word.value.length : start + at < written;
+}
+
 /** A word that is a whole process substitution (`<(sort a)`): a pipe, read through its body. */
 function isProcessSubstitution(word: ShellWord): boolean {
   return (word.value.startsWith("<(") || word.value.startsWith(">(")) && !/[^\0]/.test(word.shadow);
@@ -612,7 +641,12 @@ function isProcessSubstitution(word: ShellWord): boolean {
 
 /** The part of a word from `from` to `to` (a folder of `PATH=a:b`). */
 function part(word: ShellWord, from: number, to: number): ShellWord {
-  return { ...word, value: word.value.slice(from, to), shadow: word.shadow.slice(from, to) };
+  return {
+    ...word,
+    value: word.value.slice(from, to),
+    shadow: word.shadow.slice(from, to),
+    expansions: word.expansions.slice(from, to),
+  };
 }
 
 /** git subcommands whose operands name files whose content they show, compare or restore. */
@@ -648,22 +682,74 @@ const gitContentSubcommands = new Set([
 ]);
 
 /**
+ * A git subcommand's options that take a value, as far as reading them needs, and those of them
+ * whose value is a file (`files`). The others are listed so that their value (`-m "$MSG"`) is
+ * not read as a word that may be an option.
+ */
+interface GitFileOptions extends OptionSyntax {
+  readonly files: readonly string[];
+}
+
+/**
  * Options of other git subcommands whose value is a file git reads and may show (a commit
  * message or template, a tag message, a file added to an archive).
  */
-const gitSubcommandFileOptions: ReadonlyMap<string, OptionSyntax> = new Map([
-  ["commit", { short: "Ft", long: ["--file", "--template"], letterGroupsOnly: true }],
-  ["tag", { short: "F", long: ["--file"], letterGroupsOnly: true }],
-  ["notes", { short: "F", long: ["--file"], letterGroupsOnly: true }],
-  ["merge", { short: "F", long: ["--file"], letterGroupsOnly: true }],
-  ["archive", { long: ["--add-file"], letterGroupsOnly: true }],
-  ["credential-store", { long: ["--file"], letterGroupsOnly: true }],
-  ["fmt-merge-msg", { short: "F", long: ["--file"], letterGroupsOnly: true }],
+const gitSubcommandFileOptions: ReadonlyMap<string, GitFileOptions> = new Map([
+  [
+    "commit",
+    {
+      short: "FtmcC",
+      long: words(
+        "--file --template --message --reedit-message --reuse-message --author --date --fixup --squash --cleanup --trailer",
+      ),
+      files: words("-F -t --file --template"),
+      letterGroupsOnly: true,
+    },
+  ],
+  [
+    "tag",
+    {
+      short: "Fmu",
+      long: words("--file --message --local-user"),
+      files: ["-F", "--file"],
+      letterGroupsOnly: true,
+    },
+  ],
+  [
+    "notes",
+    {
+      short: "FmcC",
+      long: words("--file --message --reedit-message --reuse-message"),
+      files: ["-F", "--file"],
+      letterGroupsOnly: true,
+    },
+  ],
+  [
+    "merge",
+    {
+      short: "FmsX",
+      long: words("--file --message --strategy --strategy-option"),
+      files: ["-F", "--file"],
+      letterGroupsOnly: true,
+    },
+  ],
+  ["archive", { long: ["--add-file"], files: ["--add-file"], letterGroupsOnly: true }],
+  ["credential-store", { long: ["--file"], files: ["--file"], letterGroupsOnly: true }],
+  [
+    "fmt-merge-msg",
+    { short: "Fm", long: ["--file", "--message"], files: ["-F", "--file"], letterGroupsOnly: true },
+  ],
 ]);
 
 /** A word as if written in quotes: a path a command reads without naming it. */
 function literalWord(value: string): ShellWord {
-  return { value, shadow: "\0".repeat(value.length), dynamic: false, substitutions: [] };
+  return {
+    value,
+    shadow: "\0".repeat(value.length),
+    expansions: writtenText.repeat(value.length),
+    dynamic: false,
+    substitutions: [],
+  };
 }
 
 /** git options of those subcommands whose `=VALUE` is a file. */
@@ -681,6 +767,7 @@ const gitFileOptions = new Set([
 function gitSubcommandAt(args: readonly ShellWord[]): number {
   for (const item of readOptions(args, gitOptionSyntax)) {
     if (item.kind === "operand") return item.at;
+    if (item.kind === "built") return -1;
   }
   return -1;
 }
@@ -802,15 +889,19 @@ class OperandCollector {
     for (let i = 1; i < stage.length; i++) {
       const word = stage[i] as ShellWord;
       const v = word.value;
-      if (word.dynamic || !v.startsWith("-") || v === "-" || v === "--") continue;
+      // Only the option's name need be written: its value may be built (`--chdir="$D"`), and a
+      // word whose option the text does not show stops the unwrapping before this is read.
+      const written = writtenLength(word);
+      if (written === 0 || !v.startsWith("-") || v === "-" || v === "--") continue;
       if (v.startsWith("--")) {
         const [given = v] = v.split("=", 1);
+        if (v.includes("=") ? v.indexOf("=") >= written : written < v.length) continue;
         if (!rule.long.some((full) => full === given || namesLongOption(given, full))) continue;
         const target = v.includes("=") ? restOfWord(word, v.indexOf("=") + 1) : stage[i + 1];
         if (target !== undefined) this.changeDirectory(name, [target]);
         continue;
       }
-      for (let j = 1; j < v.length; j++) {
+      for (let j = 1; j < v.length && j < written; j++) {
         const letter = v.charAt(j);
         if (letter === rule.short) {
           const target = j < v.length - 1 ? restOfWord(word, j + 1) : stage[i + 1];
@@ -1089,12 +1180,19 @@ class OperandCollector {
   ): Map<string, ShellWord> {
     for (const item of readOptions(args, gitOptionSyntax)) {
       if (item.kind === "operand") return aliases; // the subcommand
+      if (item.kind === "built") {
+        this.note(builtOption("git", item.word));
+        return aliases;
+      }
       const word = item.word;
       let setting: ShellWord | undefined;
       if (item.kind === "option" && word.value === "-c") setting = item.value;
       else if (/^-c./.test(word.value)) setting = restOfWord(word, 2);
       else if (namesLongOption(item.given, "--config-env")) {
         const named = item.kind === "option" ? item.value : (item.attached ?? args[item.at + 1]);
+        if (named !== undefined && !keyWritten(named)) {
+          this.note(`git's setting '${named.value}' is named by expansion or substitution`);
+        }
         const key = (named?.value ?? "").split("=", 1)[0]?.toLowerCase() ?? "";
         if (gitCommandSetting.test(key)) {
           this.note(`git's '${key}' setting is a command line taken from the environment`);
@@ -1107,6 +1205,10 @@ class OperandCollector {
         continue;
       }
       if (setting === undefined) continue;
+      if (!keyWritten(setting)) {
+        this.note(`git's setting '${setting.value}' is named by expansion or substitution`);
+        continue;
+      }
       const at = setting.value.indexOf("=");
       const key = (at === -1 ? setting.value : setting.value.slice(0, at)).toLowerCase();
       if (gitOpaqueSetting.test(key) && setting.value.slice(at + 1) !== "/dev/null") {
@@ -1183,6 +1285,7 @@ class OperandCollector {
    */
   sshOptions(name: string, args: readonly ShellWord[], depth: number): void {
     for (const item of readOptions(args, sshOptionSyntax)) {
+      if (item.kind === "built") this.note(builtOption(name, item.word));
       if (item.kind !== "option" || item.value === undefined) continue;
       const { name: option, value } = item;
       if (option === "-F") {
@@ -1195,6 +1298,10 @@ class OperandCollector {
         this.note("'sftp -b' runs the commands of a batch file, local ones among them");
       }
       if (option !== "-o") continue;
+      if (!keyWritten(value, /[=\s]/)) {
+        this.note(`'${name} -o' sets a setting named by expansion or substitution`);
+        continue;
+      }
       const command = /^\s*(proxycommand|localcommand|knownhostscommand)\s*[=\s]\s*/i.exec(
         value.value,
       );
@@ -1222,7 +1329,12 @@ class OperandCollector {
    */
   tarCheckpointActions(args: readonly ShellWord[], depth: number): void {
     for (const item of readOptions(args, tarCheckpointSyntax)) {
+      if (item.kind === "built") this.note(builtOption("tar", item.word));
       if (item.kind !== "option" || item.value === undefined) continue;
+      if (!keyWritten(item.value)) {
+        this.note("'tar --checkpoint-action' is an action named by expansion or substitution");
+        continue;
+      }
       const exec = /^exec=/.exec(item.value.value);
       if (exec !== null) {
         this.commandValue("tar --checkpoint-action", restOfWord(item.value, exec[0].length), depth);
@@ -1242,6 +1354,7 @@ class OperandCollector {
     const syntax = programCommandOptions.get(name);
     if (syntax === undefined) return;
     for (const item of readOptions(args, syntax)) {
+      if (item.kind === "built") this.note(builtOption(name, item.word));
       if (item.kind === "option" && item.value !== undefined) {
         this.commandValue(`${name} ${item.given}`, item.value, depth);
       }
@@ -1289,9 +1402,14 @@ class OperandCollector {
    * `cd`).
    */
   gitCommands(subcommand: string, after: readonly ShellWord[], depth: number): void {
-    const syntax = gitSubcommandCommandOptions.get(subcommand) ?? { long: gitHelperOptions };
+    const syntax = gitSubcommandCommandOptions.get(subcommand) ?? gitRemoteOptionSyntax;
+    const runsOptions =
+      gitSubcommandCommandOptions.has(subcommand) || gitRemoteSubcommands.has(subcommand);
     for (const item of readOptions(after, syntax)) {
+      if (item.kind === "built" && runsOptions)
+        this.note(builtOption(`git ${subcommand}`, item.word));
       if (item.kind !== "option" || item.value === undefined) continue;
+      if (!syntax.commands.includes(item.name)) continue;
       if (subcommand !== "rebase" && gitHelperOptions.includes(item.name)) {
         this.commandValue(`git ${item.given}`, item.value, depth);
       } else if (item.value.dynamic) {
@@ -1313,7 +1431,7 @@ class OperandCollector {
   /** `git -C DIR`, `--git-dir DIR`, `--work-tree=DIR` before the subcommand: folders it reads. */
   gitFolders(args: readonly ShellWord[]): void {
     for (const item of readOptions(args, gitOptionSyntax)) {
-      if (item.kind === "operand") return; // the subcommand
+      if (item.kind === "operand" || item.kind === "built") return; // the subcommand, or unknown
       if (item.kind === "option" && gitFolderOptions.has(item.name) && item.value !== undefined) {
         this.file(item.value);
       }
@@ -1333,7 +1451,7 @@ class OperandCollector {
       return;
     }
     const fileOptions = gitSubcommandFileOptions.get(subcommand);
-    if (fileOptions !== undefined) this.gitFileOptionValues(fileOptions, after);
+    if (fileOptions !== undefined) this.gitFileOptionValues(subcommand, fileOptions, after);
     if (!gitContentSubcommands.has(subcommand)) return;
     if (subcommand === "cat-file") {
       this.unknown ??= "'git cat-file' prints any object of the repository by its id";
@@ -1368,10 +1486,15 @@ class OperandCollector {
     }
   }
 
-  /** The files named by the options of `syntax` (`-F FILE`, `-FFILE`, `--file=FILE`). */
-  gitFileOptionValues(syntax: OptionSyntax, after: readonly ShellWord[]): void {
+  /**
+   * The files named by the file options of `syntax` (`-F FILE`, `-FFILE`, `--file=FILE`); a word
+   * that may be an option built by expansion (`git commit "$O"`) may be one of them.
+   */
+  gitFileOptionValues(subcommand: string, syntax: GitFileOptions, after: readonly ShellWord[]) {
     for (const item of readOptions(after, syntax)) {
-      if (item.kind === "option" && item.value !== undefined) this.file(item.value);
+      if (item.kind === "built") this.note(builtOption(`git ${subcommand}`, item.word));
+      if (item.kind !== "option" || item.value === undefined) continue;
+      if (syntax.files.includes(item.name)) this.file(item.value);
     }
   }
 
@@ -1526,10 +1649,14 @@ class OperandCollector {
       }
       const word = item.word;
       const v = word.value;
+      // A word that may be an option built by expansion (`grep "$P" x`: `-f.env`) may be a file
+      // option, even where a script is expected.
+      if (item.kind === "built") this.file(word);
       if (scriptPending) {
         scriptPending = false;
         continue;
       }
+      if (item.kind === "built") continue;
       if (rule.optionFilesOnly === true) continue;
       if (rule.keyValueFiles !== undefined) {
         const at = v.indexOf("=");

@@ -7,6 +7,7 @@
 
 import { namesLongOption } from "./command-words.js";
 import type { ShellWord } from "./shell-scanner.js";
+import { quotedExpansion, splitExpansion, writtenText } from "./shell-word.js";
 
 /**
  * How a program's options are written, as far as one reading of them needs: the options that
@@ -73,11 +74,75 @@ export type OptionWord =
       readonly word: ShellWord;
       readonly at: number;
     }
-  | { readonly kind: "operand"; readonly word: ShellWord; readonly at: number };
+  | { readonly kind: "operand"; readonly word: ShellWord; readonly at: number }
+  | {
+      /**
+       * A word the shell may make an option the text does not show (see {@link hidesOption}),
+       * or a value of one it may split into more words: what the program takes from it, and from
+       * the words after it, cannot be read.
+       */
+      readonly kind: "built";
+      readonly word: ShellWord;
+      readonly at: number;
+    };
 
 /** The rest of a word from `from` (an option's attached value: `--file=x`, `-fx`, `of=x`). */
 export function restOfWord(word: ShellWord, from: number): ShellWord {
-  return { ...word, value: word.value.slice(from), shadow: word.shadow.slice(from) };
+  return {
+    ...word,
+    value: word.value.slice(from),
+    shadow: word.shadow.slice(from),
+    expansions: word.expansions.slice(from),
+  };
+}
+
+/** Whether the shell may split `word` into several words: an expansion in it is unquoted. */
+export function splitsIntoWords(word: ShellWord): boolean {
+  return word.expansions.includes(splitExpansion);
+}
+
+/**
+ * How many characters `word` starts with that the shell keeps as written: up to the first that
+ * an expansion or substitution gives, or that a glob or brace expansion may change.
+ */
+export function writtenLength(word: ShellWord): number {
+  const ends = [
+    word.expansions.search(/[^.]/),
+    word.shadow.search(/[*?[]/),
+    word.shadow.search(/\{[^}]*(?:,|\.\.)[^}]*\}/),
+  ].filter((at) => at !== -1);
+  return Math.min(word.value.length, ...ends);
+}
+
+/**
+ * Whether the shell may make of `word` an option of `syntax` whose name the text does not show:
+ * the word starts with an expansion (`"$OPT"`) or a brace expansion, an expansion or glob comes
+ * before its name ends (`-$X`, `--$X=v`, `--upload-pack$X=v`, `--upload-pa?k=v`, in a group
+ * `-v$X` before a letter that takes a value), or it holds an unquoted expansion, which the shell
+ * splits into words (`x$Y`: any of them may be an option). A value after the name may be built
+ * (`--exec="$C"`, `-o"$C"`): that is an option whose value the text does not show. A word that
+ * starts with a glob (`*`) is read as an operand: the names it matches are not in the text.
+ */
+export function hidesOption(word: ShellWord, syntax: OptionSyntax): boolean {
+  const v = word.value;
+  if (splitsIntoWords(word)) return true;
+  if (v === "") return false;
+  // A process substitution gives the path of a pipe (`/dev/fd/63`), never an option.
+  if (/^[<>]\(/.test(v) && word.expansions[0] === quotedExpansion) return false;
+  if (word.expansions[0] !== writtenText) return true;
+  if (/^\{[^}]*(?:,|\.\.)[^}]*\}/.test(word.shadow)) return true;
+  if (!v.startsWith("-") || v === "-") return false;
+  const written = writtenLength(word);
+  if (written === v.length) return false;
+  if (v.startsWith("--") || syntax.wholeWords === true) {
+    const equals = v.indexOf("=");
+    return equals === -1 || equals >= written;
+  }
+  for (let j = 1; j < v.length; j++) {
+    if (j >= written) return true;
+    if ((syntax.short ?? "").includes(v.charAt(j))) return false;
+  }
+  return false;
 }
 
 /**
@@ -92,8 +157,10 @@ export function longOption(given: string, list: readonly string[] | undefined): 
 
 /**
  * Reads `args` as options of `syntax` and operands, as getopt_long does (options may follow
- * operands; `--` ends them), or as `syntax` says otherwise. A word built by expansion is an
- * operand, never an option, but may be an option's value.
+ * operands; `--` ends them), or as `syntax` says otherwise. A word whose option name is written
+ * is that option, whatever its value (`--exec="$C"`, `-o"$C"`); a word that may be an option
+ * whose name the text does not show ({@link hidesOption}) is `built`, and so is a value the shell
+ * may split into more words (`-m $MSG`). After `--` every word is an operand.
  *
  * @internal
  */
@@ -105,8 +172,12 @@ export function* readOptions(
   for (let at = 0; at < args.length; at++) {
     const word = args[at] as ShellWord;
     const v = word.value;
+    if (!ended && hidesOption(word, syntax)) {
+      yield { kind: "built", word, at };
+      continue;
+    }
     if (syntax.wholeWords === true) {
-      if (word.dynamic || !v.startsWith("-")) {
+      if (!v.startsWith("-")) {
         yield { kind: "operand", word, at };
         continue;
       }
@@ -114,11 +185,11 @@ export function* readOptions(
       const attached = v.includes("=") ? restOfWord(word, v.indexOf("=") + 1) : undefined;
       if (syntax.long?.includes(given) === true) {
         yield { kind: "option", name: given, given, value: attached ?? args[at + 1], word, at };
-        if (attached === undefined) at++;
+        if (attached === undefined) yield* splitValue(args, ++at);
       } else yield { kind: "other", given, attached, word, at };
       continue;
     }
-    if (ended || word.dynamic || !v.startsWith("-") || v === "-") {
+    if (ended || !v.startsWith("-") || v === "-") {
       yield { kind: "operand", word, at };
       continue;
     }
@@ -134,10 +205,11 @@ export function* readOptions(
       const one = two === undefined ? longOption(given, syntax.long) : undefined;
       if (two !== undefined) {
         yield { kind: "option", name: two, given, value: args[at + 2], word, at };
-        at += 2;
+        yield* splitValue(args, ++at);
+        yield* splitValue(args, ++at);
       } else if (one !== undefined) {
         yield { kind: "option", name: one, given, value: attached ?? args[at + 1], word, at };
-        if (attached === undefined) at++;
+        if (attached === undefined) yield* splitValue(args, ++at);
       } else yield { kind: "other", given, attached, word, at };
       continue;
     }
@@ -153,9 +225,15 @@ export function* readOptions(
         yield { kind: "option", name, given: name, value: restOfWord(word, j + 1), word, at };
       } else {
         yield { kind: "option", name, given: name, value: args[at + 1], word, at };
-        at++;
+        yield* splitValue(args, ++at);
       }
       break;
     }
   }
+}
+
+/** The value word at `at` as `built` when the shell may split it into more words. */
+function* splitValue(args: readonly ShellWord[], at: number): Generator<OptionWord> {
+  const word = args[at];
+  if (word !== undefined && splitsIntoWords(word)) yield { kind: "built", word, at };
 }

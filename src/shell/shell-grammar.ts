@@ -4,6 +4,7 @@ import {
   type ShellToken,
   type ShellWord,
 } from "./shell-scanner.js";
+import { writtenText } from "./shell-word.js";
 
 /**
  * One simple command the shell would run: its words (assignments first, as written) and its
@@ -59,7 +60,13 @@ function isOp(token: ShellToken, ...ops: string[]): boolean {
 
 /** An operator token of a `[[ ]]` as an unquoted word of the same text. */
 function operatorWord(op: string): ShellWord {
-  return { value: op, shadow: op, dynamic: false, substitutions: [] };
+  return {
+    value: op,
+    shadow: op,
+    expansions: writtenText.repeat(op.length),
+    dynamic: false,
+    substitutions: [],
+  };
 }
 
 function describe(token: ShellToken): string {

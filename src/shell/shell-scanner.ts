@@ -8,8 +8,14 @@
  *
  * @internal
  */
-import type { ShellRedirection, ShellSyntaxFlags, ShellToken, ShellWord } from "./shell-word.js";
-import { ShellSyntaxError } from "./shell-word.js";
+import type {
+  Expansion,
+  ShellRedirection,
+  ShellSyntaxFlags,
+  ShellToken,
+  ShellWord,
+} from "./shell-word.js";
+import { quotedExpansion, ShellSyntaxError, splitExpansion, writtenText } from "./shell-word.js";
 
 export type { ShellRedirection, ShellSyntaxFlags, ShellToken, ShellWord } from "./shell-word.js";
 export { ShellSyntaxError } from "./shell-word.js";
@@ -54,7 +60,11 @@ interface PendingHeredoc {
   readonly redirection: ShellRedirection;
 }
 
-type Append = (text: string, literal: boolean) => void;
+/**
+ * Adds text to the word being read: `literal` when the shell still interprets it (unquoted, not
+ * escaped), `expansion` when an expansion or substitution produces it (see `ShellWord.expansions`).
+ */
+type Append = (text: string, literal: boolean, expansion?: Expansion) => void;
 const discard: Append = () => {};
 
 /** Reads tokens from a command line; the grammar subclass decides what they mean. */
@@ -229,13 +239,15 @@ export abstract class ShellScanner {
   private readWord(): { word: ShellWord; isFdPrefix: boolean } {
     let value = "";
     let shadow = "";
+    let expansions = "";
     const outerDynamic = this.wordDynamic;
     const outerSubstitutions = this.wordSubstitutions;
     this.wordDynamic = false;
     this.wordSubstitutions = [];
-    const append: Append = (text, literal) => {
+    const append: Append = (text, literal, expansion) => {
       value += text;
       shadow += literal ? text : "\0".repeat(text.length);
+      expansions += (expansion ?? writtenText).repeat(text.length);
     };
     for (;;) {
       const c = this.at();
@@ -247,7 +259,8 @@ export abstract class ShellScanner {
         this.flags.hasSubstitution = true;
         this.wordDynamic = true;
         this.nested();
-        append(this.src.slice(start, this.pos), false);
+        // A process substitution is one word: the path of a pipe.
+        append(this.src.slice(start, this.pos), false, quotedExpansion);
         continue;
       }
       if (wordEnders.has(c)) break;
@@ -270,7 +283,7 @@ export abstract class ShellScanner {
         continue;
       }
       if (c === "`") {
-        this.readBackticks(append);
+        this.readBackticks(append, splitExpansion);
         continue;
       }
       if (c === "$") {
@@ -291,7 +304,7 @@ export abstract class ShellScanner {
       this.at(1) !== "(" &&
       value === shadow &&
       fdPrefix.test(value);
-    return { word: { value, shadow, dynamic, substitutions }, isFdPrefix };
+    return { word: { value, shadow, expansions, dynamic, substitutions }, isFdPrefix };
   }
 
   /** Reads `"..."` at `pos`: `$` and backticks stay live, backslash escapes only `$ \` " \\` and newline. */
@@ -320,7 +333,7 @@ export abstract class ShellScanner {
         continue;
       }
       if (c === "`") {
-        this.readBackticks(append);
+        this.readBackticks(append, quotedExpansion);
         continue;
       }
       if (c === "$") {
@@ -333,7 +346,7 @@ export abstract class ShellScanner {
   }
 
   /** Reads `` `...` `` at `pos`: a command substitution, kept as written. */
-  private readBackticks(append: Append): void {
+  private readBackticks(append: Append, expansion: Expansion): void {
     const start = this.pos;
     this.pos++;
     for (;;) {
@@ -355,14 +368,15 @@ export abstract class ShellScanner {
     this.wordSubstitutions.push(
       this.src.slice(start + 1, this.pos - 1).replace(/\\([`$\\])/g, "$1"),
     );
-    append(this.src.slice(start, this.pos), false);
+    append(this.src.slice(start, this.pos), false, expansion);
   }
 
   /** Reads what starts with `$` at `pos`: a substitution, an expansion, or a literal `$`. */
   private readDollar(append: Append, inDoubleQuotes: boolean): void {
     const start = this.pos;
     const next = this.at(1);
-    const keep = () => append(this.src.slice(start, this.pos), false);
+    const expansion = inDoubleQuotes ? quotedExpansion : splitExpansion;
+    const keep = (as = expansion) => append(this.src.slice(start, this.pos), false, as);
     const quoteInside = inDoubleQuotes && (next === '"' || next === "'");
     if (next === undefined || literalAfterDollar.has(next) || quoteInside) {
       append("$", !inDoubleQuotes);
@@ -381,8 +395,10 @@ export abstract class ShellScanner {
     this.flags.hasExpansion = true;
     this.wordDynamic = true;
     if (next === '"' && !inDoubleQuotes) {
-      // `$"..."` is a translated string: the `$` is dropped and the quotes read as usual.
+      // `$"..."` is a translated string: the `$` is dropped and the quotes read as usual, but
+      // what it gives is the translation, one word.
       this.pos++;
+      this.readDoubleQuoted((text, literal) => append(text, literal, quotedExpansion));
       return;
     }
     if (next === "{") {
@@ -402,6 +418,8 @@ export abstract class ShellScanner {
         this.pos += c === "\\" ? 2 : 1;
         if (c === "'") break;
       }
+      keep(quotedExpansion);
+      return;
     } else {
       // `$[...]` (old arithmetic) and shell-specific forms such as zsh's `$=name`.
       this.pos++;
@@ -425,7 +443,7 @@ export abstract class ShellScanner {
       } else if (c === '"') {
         this.readDoubleQuoted(discard);
       } else if (c === "`") {
-        this.readBackticks(discard);
+        this.readBackticks(discard, quotedExpansion);
       } else if (c === "$") {
         this.readDollar(discard, false);
       } else {

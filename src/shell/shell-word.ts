@@ -14,11 +14,28 @@ export interface ShellWord {
    * remains are the characters the shell would still interpret: glob and brace characters.
    */
   readonly shadow: string;
+  /**
+   * For each character of `value`, whether an expansion or substitution produces it:
+   * {@link writtenText} when not (it is written in the text, quoted or not), {@link quotedExpansion}
+   * when one does and the shell keeps what it gives in the word (inside double quotes, `$'..'`,
+   * `$"..."`, `<(..)`), {@link splitExpansion} when one does outside quotes, so that the shell
+   * splits what it gives into words and globs them.
+   */
+  readonly expansions: string;
   /** True when part of the word comes from an expansion or substitution (`$X`, `$(...)`, `$'..'`). */
   readonly dynamic: boolean;
   /** The programs of the word's command and process substitutions, as written, in order. */
   readonly substitutions: readonly string[];
 }
+
+/** A character of `ShellWord.expansions`: see there. */
+export type Expansion = "." | "q" | "s";
+/** In `ShellWord.expansions`: a character written in the text. */
+export const writtenText: Expansion = ".";
+/** In `ShellWord.expansions`: a character an expansion gives that stays in its word. */
+export const quotedExpansion: Expansion = "q";
+/** In `ShellWord.expansions`: a character an unquoted expansion gives, split into words. */
+export const splitExpansion: Expansion = "s";
 
 /** A redirection: its operator, its target word and, for a here-document, its body. */
 export interface ShellRedirection {

@@ -1,6 +1,7 @@
 import { RiskLevel } from "../core/index.js";
 import { commandName, isOption } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
+import { hidesOption, type OptionSyntax, splitsIntoWords } from "./program-options.js";
 import type { RiskFinding } from "./read-only-programs.js";
 import type { ShellWord } from "./shell-scanner.js";
 
@@ -299,15 +300,24 @@ const runSubcommands: ReadonlyMap<string, string> = new Map<string, string>([
   ["direnv", "exec"],
 ]);
 
-/** Skips a wrapper's options and operands; returns the index of its command and any scripts. */
+/**
+ * Skips a wrapper's options and operands; returns the index of its command and any scripts. A
+ * word that may be an option the text does not show (`nice -"$X" 5 cat x`, `timeout "$T" 5 cat
+ * x`), or a value the shell may split into more words, stops the skipping there: what the
+ * wrapper runs cannot be told, so that word is taken for the program, which is built by
+ * expansion.
+ */
 function skipWrapperArguments(
   words: readonly ShellWord[],
   start: number,
   rule: WrapperRule,
   scripts: string[],
 ): number {
+  const syntax: OptionSyntax = { short: rule.withArgument ?? "", long: rule.longWithArgument };
+  const splits = (at: number) => words[at] !== undefined && splitsIntoWords(words[at]);
   let i = start;
   while (i < words.length) {
+    if (hidesOption(words[i] as ShellWord, syntax)) return i;
     const word = (words[i] as ShellWord).value;
     if (word === "--") {
       i++;
@@ -320,6 +330,7 @@ function skipWrapperArguments(
       const takes = rule.longWithArgument?.includes(name) ?? false;
       const value = word.includes("=") ? word.slice(word.indexOf("=") + 1) : words[i + 1]?.value;
       if (rule.scriptOptions?.includes(name) && value !== undefined) scripts.push(value);
+      if (takes && !word.includes("=") && splits(i + 1)) return i + 1;
       i += takes && !word.includes("=") ? 2 : 1;
       continue;
     }
@@ -332,12 +343,15 @@ function skipWrapperArguments(
         const value = attached !== "" ? attached : words[i + 1]?.value;
         if (rule.scriptOptions?.includes(`-${letter}`) && value !== undefined) scripts.push(value);
         if (attached === "") consumed = 2;
+        if (attached === "" && splits(i + 1)) return i + 1;
         break;
       }
     }
     i += consumed;
   }
-  return Math.min(i + (rule.operands ?? 0), words.length);
+  const end = Math.min(i + (rule.operands ?? 0), words.length);
+  for (let at = i; at < end; at++) if (hidesOption(words[at] as ShellWord, syntax)) return at;
+  return end;
 }
 
 /**

@@ -857,3 +857,140 @@ describe("git's options that name a file or a command line, however they are spe
     },
   );
 });
+
+describe("options whose name is written and whose value is built by expansion", () => {
+  // Each ran under a policy allowing the terminal: a word built by expansion was read as an
+  // operand, never as an option, so `--pager="$P"` (whose value may be `cat .env`) was not read
+  // as man's pager. A written option name with a built value is that option; a word that may be
+  // an option whose name the text does not show (`"$O"`, `--$X=v`, `-v$X`, an unquoted `$X` the
+  // shell splits) makes what the program runs unknown. (A few asked before for another reason:
+  // the word was read as a file operand built by expansion; they keep asking for this one.)
+  it.each([
+    // The reviewer's four.
+    ['man --pager="$P" ls'],
+    ['ssh -o"ProxyCommand=$C" host'],
+    ['git fetch origin --upload-pack="$C"'],
+    ['git rebase --exec="$C"'],
+    // Long with `=`, by a prefix, quoted in pieces.
+    ['git fetch origin --upload-pa="$C"'],
+    ["git fetch origin '--upload-pack='\"$C\""],
+    ['git fetch origin --upload-pa"ck=$C"'],
+    ['git fetch origin --upload-pack="$C"x'],
+    ["git fetch origin --upload-pack=$'cat .env'"],
+    ['git push origin --receive-pack="$C"'],
+    ['git ls-remote --upload-pack="$C" origin'],
+    ['git clone --upload-pack="$C" host:repo'],
+    ['man --pa="$P" ls'],
+    ['rsync --rsh="$C" src/ host:'],
+    ['tar --to-command="$C" -xf a.tar'],
+    ['tar --checkpoint-action=exec="$C" -cf a.tar src'],
+    ['sort --compress-program="$C" a.txt'],
+    ['git difftool --extcmd="$C" HEAD'],
+    // Short, attached and in groups.
+    ['man -P"$P" ls'],
+    ['ssh -4o"ProxyCommand=$C" host'],
+    ['ssh -o"Proxy"Command="$C" host'],
+    ['git clone -u"$C" . copy'],
+    ['git clone -qu"$C" . copy'],
+    ['git rebase -x"$C" HEAD~1'],
+    ['git rebase -ix"$C" HEAD~1'],
+    ['rsync -ave"$C" src/ host:'],
+    ['tar -I"$C" -xf a.tar'],
+    ['scp -S"$C" a.txt host:'],
+    ['sftp -D"$C" host'],
+    // git's files, settings and folders.
+    ['git commit -F"$F"'],
+    ['git tag -a v1 --file="$F"'],
+    ['git -c "$S" log'],
+    ['git -c "core.$K=cat .env" log'],
+    ['git -c "alias.$N=!cat .env" x'],
+    ['git --config-env="$K" log'],
+    ['git --git-dir="$D" log'],
+    // ssh settings and tar actions named by expansion.
+    ['ssh -o "$O" host'],
+    ['ssh -o "Proxy$K=cat .env" host'],
+    ['ssh -o" $K=cat .env" host'],
+    ['tar --checkpoint-action="$A" -cf a.tar src'],
+    ['tar --checkpoint-action="ex$A" -cf a.tar src'],
+    // Option names built by expansion, glob or braces.
+    ['git fetch origin "$O"'],
+    ["git fetch origin --$X='cat .env'"],
+    ["git fetch origin --upload-pack$X='cat .env'"],
+    ["git fetch origin --upload-pa{ck,x}='cat .env'"],
+    ["git fetch origin {--upload-pack='cat .env',x}"],
+    ["git fetch origin --upload-pac?='cat .env'"],
+    ["git fetch origin $'--upload-pack=cat .env'"],
+    ['git fetch origin $"--upload-pack=cat .env"'],
+    ['git "$O" log'],
+    ['git commit "$O"'],
+    ['grep "$P" src/a.ts'],
+    ['man -"$X" ls'],
+    ['ssh "$H"'],
+    ['tar "$O" -cf a.tar src'],
+    // Unquoted expansions, which the shell splits into words.
+    ["git fetch origin --upload-pack=$C"],
+    ["git fetch origin x$Y"],
+    ["git commit -m $MSG"],
+    ["grep -e $X src/a.ts"],
+    ["man -P$P ls"],
+    // Wrappers: a built option of theirs, a built value of their command's, and a folder.
+    ['nice -"$X" 5 cat .env'],
+    ['sudo -"$X" root cat .env'],
+    ['env -"$X" x cat .env'],
+    ['timeout "$T" 5 cat .env'],
+    ["nice -n $N true"],
+    ['env git fetch origin --upload-pack="$C"'],
+    ['nice -n"$N" git fetch origin --upload-pack="$C"'],
+    ['timeout 5 man --pager="$P" ls'],
+    ['sudo ssh -o"ProxyCommand=$C" host'],
+    ['env --chdir="$D" cat id_rsa'],
+    ['env -iC"$D" cat id_rsa'],
+    ['sudo -D"$D" cat id_rsa'],
+    // Nested command lines.
+    ["sh -c 'git fetch origin --upload-pack=\"$C\"'"],
+    ["bash -c 'man --pager=\"$P\" ls'"],
+    ['echo "$(ssh -o"ProxyCommand=$C" host)"'],
+    ["eval 'git rebase --exec=\"$C\"'"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs ordinary commands with values built by expansion", () => {
+    for (const command of [
+      'git commit -m "$MSG"',
+      'git commit -am "$MSG"',
+      'git commit --message="$MSG"',
+      'git tag -a v1 -m "$MSG"',
+      'git merge -m "$MSG" main',
+      "ls --color=auto",
+      'grep -e "$X" src/a.ts',
+      "rsync -e 'ssh -p 2222' src/ host:/srv/",
+      "git -c core.pager='less -R' log",
+      'git fetch --depth "$N" origin',
+      'git fetch origin -- --upload-pack="$C"',
+      'git fetch origin "x$Y"',
+      'ssh -o "StrictHostKeyChecking=$V" host',
+      'ssh -o " StrictHostKeyChecking=no" host',
+      'nice -n "$N" git status',
+      "git fetch origin <(echo x)",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+
+  it("runs a program whose option takes a value that names no file, built by expansion", () => {
+    // These asked before: the word was read as a file operand built by expansion. Quoted, it is
+    // one word, the option's value, which names no file.
+    for (const command of [
+      'ls --color="$X"',
+      'grep --regexp="$X" src/a.ts',
+      'head -n"$N" src/a.ts',
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+
+  it("keeps asking for git log --grep with a built pattern, as before", () => {
+    expect(permissive.decide(terminal('git log --grep="$PATTERN"')).kind).toBe("ask");
+  });
+});

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell text, not templates.
 import { describe, expect, it } from "vitest";
 import { type ParsedCommand, parseCommand } from "../../src/shell/index.js";
+import { lexShellCommand } from "../../src/shell/shell-syntax.js";
 
 function segmentsOf(command: string): readonly (readonly string[])[] {
   const parsed = parseCommand(command);
@@ -321,5 +322,33 @@ describe("parseCommand errors", () => {
       ok: false,
       error: "Command is not a string.",
     });
+  });
+});
+
+describe("lexShellCommand: which characters of a word expansions give", () => {
+  function expansionsOf(text: string): string {
+    const parsed = lexShellCommand(`p ${text}`);
+    if (!parsed.ok) throw new Error(`expected '${text}' to parse`);
+    return parsed.commands[0]?.words[1]?.expansions ?? "";
+  }
+
+  it("marks quoted expansions q, unquoted ones s, and written text (quoted or not) .", () => {
+    expect(expansionsOf(`--a="$C"`)).toBe("....qq");
+    expect(expansionsOf(`'--a='$C`)).toBe("....ss");
+    expect(expansionsOf("-x`c`")).toBe("..sss");
+    expect(expansionsOf('"-x`c`"')).toBe("..qqq");
+    expect(expansionsOf("x${A}y")).toBe(".ssss.");
+    expect(expansionsOf('"$(c)"')).toBe("qqqq");
+  });
+
+  it("marks $'..', $\"..\" and <(..) as expansions that stay one word", () => {
+    expect(expansionsOf("-$'x'")).toBe(".qqqq");
+    expect(expansionsOf('$"ab"')).toBe("qq");
+    expect(expansionsOf("<(c)")).toBe("qqqq");
+  });
+
+  it("keeps a literal $ as written text", () => {
+    expect(expansionsOf("'$C'")).toBe("..");
+    expect(expansionsOf("a$")).toBe("..");
   });
 });

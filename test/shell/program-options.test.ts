@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type OptionSyntax, readOptions } from "../../src/shell/program-options.js";
+import {
+  hidesOption,
+  type OptionSyntax,
+  readOptions,
+  writtenLength,
+} from "../../src/shell/program-options.js";
 import { lexShellCommand } from "../../src/shell/shell-syntax.js";
 
 /** The options and operands `readOptions` reads in `line`'s words after the program. */
@@ -12,7 +17,7 @@ function read(line: string, syntax: OptionSyntax): string[] {
       ? `${item.name}(${item.given})=${item.value?.value ?? "?"}`
       : item.kind === "other"
         ? `other ${item.given}${item.attached === undefined ? "" : `=${item.attached.value}`}`
-        : `operand ${item.word.value}`,
+        : `${item.kind} ${item.word.value}`,
   );
 }
 
@@ -34,17 +39,84 @@ describe("readOptions", () => {
     expect(read('tar x --verbose=2 "$y" - -- -f z', tar)).toEqual([
       "operand x",
       "other --verbose=2",
-      "operand $y",
+      "built $y",
       "operand -",
       "operand -f",
       "operand z",
     ]);
   });
 
-  it("takes a word built by expansion as a value, never as an option", () => {
-    expect(read('tar -f "$a" "$b"', tar)).toEqual(["-f(-f)=$a", "operand $b"]);
+  it("takes a word built by expansion as a value, and as built where it may be an option", () => {
+    expect(read('tar -f "$a" "$b" "x$c"', tar)).toEqual(["-f(-f)=$a", "built $b", "operand x$c"]);
   });
 
+  it("reads a word whose option name is written as that option, whatever builds its value", () => {
+    const git: OptionSyntax = { short: "ux", long: ["--upload-pack", "--exec"] };
+    expect(
+      read(
+        `git --upload-pack="$C" --upload-pa"ck=$C" '--upload-pack='"$C" --upload-pack="$C"x --exec=$'c' -u"$C" -qx"$C" -x "$C"`,
+        git,
+      ),
+    ).toEqual([
+      "--upload-pack(--upload-pack)=$C",
+      "--upload-pack(--upload-pack)=$C",
+      "--upload-pack(--upload-pack)=$C",
+      "--upload-pack(--upload-pack)=$Cx",
+      "--exec(--exec)=$'c'",
+      "-u(-u)=$C",
+      "-x(-x)=$C",
+      "-x(-x)=$C",
+    ]);
+    expect(read('ls --color="$X" -w"$N"', { short: "w" })).toEqual([
+      "other --color=$X",
+      "-w(-w)=$N",
+    ]);
+  });
+
+  it("reads as built a word whose option name the text does not show", () => {
+    const git: OptionSyntax = { short: "u", long: ["--upload-pack"] };
+    expect(
+      read(
+        `git --$X=c -$X "$O" $(o) --upload-pack$X=c -q$X --upload-pa{ck,x}=c {--upload-pack=c,x} --upload-pac?=c $'--upload-pack=c' $"--upload-pack=c"`,
+        git,
+      ),
+    ).toEqual([
+      "built --$X=c",
+      "built -$X",
+      "built $O",
+      "built $(o)",
+      "built --upload-pack$X=c",
+      "built -q$X",
+      "built --upload-pa{ck,x}=c",
+      "built {--upload-pack=c,x}",
+      "built --upload-pac?=c",
+      "built $'--upload-pack=c'",
+      "built --upload-pack=c",
+    ]);
+  });
+
+  it("reads as built a word the shell may split into more words, and a value it may split", () => {
+    expect(read("tar x$Y --file=$F -f $G --dir $H", tar)).toEqual([
+      "built x$Y",
+      "built --file=$F",
+      "-f(-f)=$G",
+      "built $G",
+      "--directory(--dir)=$H",
+      "built $H",
+    ]);
+  });
+
+  it("reads every word after -- as an operand, built or not", () => {
+    expect(read('tar -- "$O" --$X $Y', tar)).toEqual(["operand $O", "operand --$X", "operand $Y"]);
+  });
+
+  it("takes a process substitution and a leading glob for operands", () => {
+    expect(read("tar <(echo x) *.tar -f a", tar)).toEqual([
+      "operand <(echo x)",
+      "operand *.tar",
+      "-f(-f)=a",
+    ]);
+  });
   it("reads past -- when told, and gives a prefix of a flag to the flag", () => {
     const checkpoint: OptionSyntax = {
       long: ["--checkpoint-action"],
@@ -82,5 +154,31 @@ describe("readOptions", () => {
       "operand log",
       "-C(-C)=e",
     ]);
+  });
+});
+
+describe("hidesOption and writtenLength", () => {
+  const word = (text: string) => {
+    const parsed = lexShellCommand(`p ${text}`);
+    if (!parsed.ok) throw new Error(`does not parse: ${text}`);
+    return parsed.commands[0]?.words[1] as Parameters<typeof hidesOption>[0];
+  };
+
+  it("counts the characters written before an expansion, a glob or a brace expansion", () => {
+    expect(writtenLength(word('--exec="$C"'))).toBe(7);
+    expect(writtenLength(word("--ex'ec='$C"))).toBe(7);
+    expect(writtenLength(word("--ex*c=x"))).toBe(4);
+    expect(writtenLength(word("-x{a,b}"))).toBe(2);
+    expect(writtenLength(word("'*{a,b}'"))).toBe(6);
+    expect(writtenLength(word("plain"))).toBe(5);
+  });
+
+  it("reads wholeWords names up to their = and short groups up to the letter with a value", () => {
+    expect(hidesOption(word('-c"$S"'), { wholeWords: true })).toBe(true);
+    expect(hidesOption(word('--git-dir="$D"'), { wholeWords: true })).toBe(false);
+    expect(hidesOption(word('-ab"$X"'), { short: "b" })).toBe(false);
+    expect(hidesOption(word('-ab"$X"'), { short: "c" })).toBe(true);
+    expect(hidesOption(word('"x$X"'), {})).toBe(false);
+    expect(hidesOption(word('""'), {})).toBe(false);
   });
 });
