@@ -156,8 +156,8 @@ export const gitSubcommandCommandOptions: ReadonlyMap<string, GitCommandOptions>
   [
     "clone",
     {
-      short: "ubo",
-      long: [...gitHelperOptions, ...gitRemoteValueOptions],
+      short: "uboc",
+      long: [...gitHelperOptions, ...gitRemoteValueOptions, "--config"],
       commands: ["-u", ...gitHelperOptions],
     },
   ],

@@ -1204,34 +1204,42 @@ class OperandCollector {
         }
         continue;
       }
-      if (setting === undefined) continue;
-      if (!keyWritten(setting)) {
-        this.note(`git's setting '${setting.value}' is named by expansion or substitution`);
-        continue;
-      }
-      const at = setting.value.indexOf("=");
-      const key = (at === -1 ? setting.value : setting.value.slice(0, at)).toLowerCase();
-      if (gitOpaqueSetting.test(key) && setting.value.slice(at + 1) !== "/dev/null") {
-        this.note(`git's '${key}' setting brings what git runs from elsewhere`);
-        continue;
-      }
-      if (gitFileSetting.test(key) && at !== -1) {
-        this.file(restOfWord(setting, at + 1));
-        continue;
-      }
-      if (!gitCommandSetting.test(key)) continue;
-      const value = restOfWord(setting, at === -1 ? setting.value.length : at + 1);
-      if (key.startsWith("alias.")) aliases.set(key.slice("alias.".length), value);
-      // A helper without `!` is `git credential-<helper>`: `store --file FILE` reads FILE.
-      if (/^credential\./.test(key) && !value.dynamic && !value.value.startsWith("!")) {
-        this.line(`git credential-${value.value}`, depth + 1);
-        continue;
-      }
-      if (key.startsWith("alias.") && !value.dynamic && !value.value.startsWith("!")) {
-        if (value.value.trim() !== "") this.line(`git ${value.value}`, depth + 1);
-      } else this.commandValue(`git ${key}`, value, depth);
+      if (setting !== undefined) this.gitSetting(setting, depth, aliases);
     }
     return aliases;
+  }
+
+  /**
+   * A git setting given on the command line (`git -c KEY=VALUE`, `git clone -c KEY=VALUE`): a
+   * file it names, a command line it runs (an alias is recorded in `aliases`), or something it
+   * brings from elsewhere.
+   */
+  gitSetting(setting: ShellWord, depth: number, aliases: Map<string, ShellWord>): void {
+    if (!keyWritten(setting)) {
+      this.note(`git's setting '${setting.value}' is named by expansion or substitution`);
+      return;
+    }
+    const at = setting.value.indexOf("=");
+    const key = (at === -1 ? setting.value : setting.value.slice(0, at)).toLowerCase();
+    if (gitOpaqueSetting.test(key) && setting.value.slice(at + 1) !== "/dev/null") {
+      this.note(`git's '${key}' setting brings what git runs from elsewhere`);
+      return;
+    }
+    if (gitFileSetting.test(key) && at !== -1) {
+      this.file(restOfWord(setting, at + 1));
+      return;
+    }
+    if (!gitCommandSetting.test(key)) return;
+    const value = restOfWord(setting, at === -1 ? setting.value.length : at + 1);
+    if (key.startsWith("alias.")) aliases.set(key.slice("alias.".length), value);
+    // A helper without `!` is `git credential-<helper>`: `store --file FILE` reads FILE.
+    if (/^credential\./.test(key) && !value.dynamic && !value.value.startsWith("!")) {
+      this.line(`git credential-${value.value}`, depth + 1);
+      return;
+    }
+    if (key.startsWith("alias.") && !value.dynamic && !value.value.startsWith("!")) {
+      if (value.value.trim() !== "") this.line(`git ${value.value}`, depth + 1);
+    } else this.commandValue(`git ${key}`, value, depth);
   }
 
   /**
@@ -1409,6 +1417,10 @@ class OperandCollector {
       if (item.kind === "built" && runsOptions)
         this.note(builtOption(`git ${subcommand}`, item.word));
       if (item.kind !== "option" || item.value === undefined) continue;
+      // `git clone -c core.sshCommand=CMD`: a setting of the new repository, used by the clone.
+      if (subcommand === "clone" && (item.name === "-c" || item.name === "--config")) {
+        this.gitSetting(item.value, depth, new Map());
+      }
       if (!syntax.commands.includes(item.name)) continue;
       if (subcommand !== "rebase" && gitHelperOptions.includes(item.name)) {
         this.commandValue(`git ${item.given}`, item.value, depth);

@@ -994,3 +994,22 @@ describe("options whose name is written and whose value is built by expansion", 
     expect(permissive.decide(terminal('git log --grep="$PATTERN"')).kind).toBe("ask");
   });
 });
+
+describe("git clone's settings of the new repository", () => {
+  // `git clone -c KEY=VALUE` sets KEY in the new repository and uses it for the clone itself
+  // (core.sshCommand runs to reach the remote): it ran unasked, its settings unread.
+  it.each([
+    ["git clone -c core.sshCommand='cat .env' host:repo"],
+    ["git clone --config=core.sshCommand='cat .env' host:repo"],
+    ["git clone -qc core.sshCommand='cat .env' host:repo"],
+    ['git clone -c "$S" host:repo'],
+    ["git clone -c http.sslCert=/etc/shadow https://example.com/r.git"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs a clone with an ordinary setting", () => {
+    const command = "git clone -c core.autocrlf=false https://example.com/r.git";
+    expect(permissive.decide(terminal(command)).kind).toBe("allow");
+  });
+});
