@@ -201,6 +201,7 @@ export const programCommandOptions: ReadonlyMap<string, OptionSyntax> = new Map(
     },
   ],
   ["sort", { short: "", long: ["--compress-program"] }],
+  ["install", { short: "", long: ["--strip-program"] }],
   ["zip", { short: "", long: ["--unzip-command"] }],
   ["scp", { short: "S", long: [] }],
   ["sftp", { short: "SD", long: [] }],

@@ -186,12 +186,13 @@ export function stdinScripts(command: ShellSimpleCommand): string[] {
 
 /**
  * Whether a long option as written (`--compress-prog`) names `full` (`--compress-program`):
- * GNU getopt_long and git accept any unambiguous prefix, so a prefix must be judged as the
- * option it may stand for.
+ * GNU getopt_long and git accept any unambiguous prefix, one letter too (`cp --t=DIR` is
+ * `--target-directory`), so a prefix must be judged as the option it may stand for. A prefix
+ * the program finds ambiguous is refused by it: reading it as `full` only asks more.
  */
 export function namesLongOption(given: string, full: string): boolean {
   const name = given.split("=", 1)[0] as string;
-  return name.length > 3 && full.startsWith(name);
+  return name.length > 2 && full.startsWith(name);
 }
 
 /** Paths through which a program reads its standard input as a file. */

@@ -145,13 +145,22 @@ const awkRule: OperandRule = {
   script: true,
   scriptOptions: ["-f", "--file", "-E", "--exec", "-e", "--source"],
 };
-const headRule: OperandRule = {
+// Each program's own options only: a one-letter prefix of an option listed for another program
+// would take the word after it (`head --s .env` is head's `--silent`, not tail's
+// `--sleep-interval`).
+const headRule: OperandRule = { short: "nc", long: words("--lines --bytes") };
+const tailRule: OperandRule = {
   short: "ncs",
   long: words("--lines --bytes --pid --sleep-interval --max-unchanged-stats"),
 };
 const copyRule: OperandRule = {
+  short: "tS",
+  long: words("--target-directory --suffix"),
+  fileOptions: ["-t", "--target-directory"],
+};
+const installRule: OperandRule = {
   short: "tSmog",
-  long: words("--target-directory --suffix --mode --owner --group"),
+  long: words("--target-directory --suffix --mode --owner --group --strip-program"),
   fileOptions: ["-t", "--target-directory"],
 };
 const compressRule: OperandRule = { short: "S", long: ["--suffix"] };
@@ -194,7 +203,7 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
     (name) => [name, compressRule] as const,
   ),
   ["head", headRule],
-  ["tail", headRule],
+  ["tail", tailRule],
   [
     "less",
     {
@@ -343,7 +352,7 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
   ["cmp", { short: "in", long: ["--ignore-initial", "--bytes"] }],
   ["cp", copyRule],
   ["mv", copyRule],
-  ["install", copyRule],
+  ["install", installRule],
   ["ln", copyRule],
   ["xxd", { short: "cglosn" }],
   [

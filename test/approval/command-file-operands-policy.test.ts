@@ -1013,3 +1013,41 @@ describe("git clone's settings of the new repository", () => {
     expect(permissive.decide(terminal(command)).kind).toBe("allow");
   });
 });
+
+describe("long options abbreviated to one letter", () => {
+  // getopt_long and git's parse-options take any unambiguous prefix, `--t` too: a prefix of
+  // fewer than two letters was never read as the option it names, so these ran unasked.
+  it.each([
+    ["cp --t=.git/hooks src/x"],
+    ["mv --t=.git/hooks src/x"],
+    ["ln --t=.git/hooks src/x"],
+    ["install --t=.git/hooks -m755 src/x"],
+    ["echo '{}' | sort --o=aintern.config.json"],
+    ["iconv -f utf8 -t utf8 --o=.env x"],
+    ["date --f=.env"],
+    ["apropos --c=.env x"],
+    ["du --f=.env"],
+    ["wc --f=.env"],
+    ["git ls-remote --u='cat .env >&2; git-upload-pack' ."],
+    ["git push --e='cat .env >&2' ."],
+    ["git clone --u='cat .env' x y"],
+    ["install -s --strip-program='cat .env' a b"],
+    // Each program's own options: `--s` is head's `--silent`, `--o` cp's `--one-file-system`.
+    ["head --s .env"],
+    ["cp --o .env /tmp/x"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday commands with short options", () => {
+    for (const command of [
+      "cp -t dist a b",
+      "cp --target-directory=dist a b",
+      "sort -o out.txt README.md",
+      "ls --color=auto",
+      "tail --s 1 -f README.md",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
