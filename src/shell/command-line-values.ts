@@ -206,16 +206,53 @@ export const programCommandOptions: ReadonlyMap<string, OptionSyntax> = new Map(
   ["scp", { short: "S", long: [] }],
   ["sftp", { short: "SD", long: [] }],
 ]);
-/** The programs that read ssh's options (`-o ProxyCommand=`, `-F FILE`). */
-export const sshPrograms = new Set(["ssh", "scp", "sftp"]);
 /**
- * The short options of ssh, scp and sftp that take a value (`-o`, `-F`, `-E`, ...), read past
- * `--` too.
+ * The programs that read ssh's options (`-o ProxyCommand=`, `-F FILE`), each with its own short
+ * options that take a value (OpenSSH 9's getopt strings), read past `--` too. Each program's
+ * own: `-X` and `-s` take none in ssh, so a table merged with sftp's would take the `-o` after
+ * them as their value (`ssh -X -o ProxyCommand=...`).
  */
-export const sshOptionSyntax: OptionSyntax = {
-  short: "bcDEeFIiJLlmOopQRSWwPlsX",
-  pastDoubleDash: true,
-};
+export const sshOptionSyntaxes: ReadonlyMap<string, OptionSyntax> = new Map([
+  ["ssh", { short: "bcDEeFIiJLlmOopPQRSWw", pastDoubleDash: true }],
+  ["scp", { short: "cDFiJlPoSX", pastDoubleDash: true }],
+  ["sftp", { short: "BbcDFiJloPRsSX", pastDoubleDash: true }],
+]);
+/**
+ * The keyword of an ssh setting given as `-o TEXT` (in lower case, as ssh matches it) and where
+ * its value starts, read as ssh's `strdelim` reads a configuration line: leading white space
+ * skipped, the keyword ending at white space or `=`, a quoted part of it taken without its
+ * quotes (`"ProxyCommand"=cmd`, `Proxy"Command" cmd`), then white space and `=` skipped. A
+ * keyword is read with every quote removed: ssh stops at the first closing quote
+ * (`P"roxy"Command` is its `proxy`), so this reads more settings than ssh takes, never fewer.
+ * Undefined for a quote ssh finds unclosed (it refuses the setting).
+ */
+export function sshSetting(text: string): { keyword: string; valueAt: number } | undefined {
+  let at = /^\s*/.exec(text)?.[0].length ?? 0;
+  let keyword = "";
+  for (; at < text.length && !/[\s=]/.test(text.charAt(at)); at++) {
+    if (text.charAt(at) !== '"') {
+      keyword += text.charAt(at);
+      continue;
+    }
+    const close = text.indexOf('"', at + 1);
+    if (close === -1) return undefined;
+    keyword += text.slice(at + 1, close);
+    at = close;
+  }
+  const valueAt = at + (/^[\s=]*/.exec(text.slice(at))?.[0].length ?? 0);
+  return { keyword: keyword.toLowerCase(), valueAt };
+}
+/**
+ * ssh settings whose value ssh runs as a command line: here (`ProxyCommand`, `LocalCommand`,
+ * `KnownHostsCommand`), or on the remote machine, which may be this one (`RemoteCommand`, as
+ * `ssh host CMD`).
+ */
+export const sshCommandSettings = new Set([
+  "proxycommand",
+  "localcommand",
+  "knownhostscommand",
+  "remotecommand",
+]);
 /**
  * tar's `--checkpoint-action=exec=CMD`, read past `--` too; an abbreviation that may also be
  * `--checkpoint` (`--checkp`) is read as that option, which takes no value.

@@ -11,8 +11,9 @@ import {
   opaqueVariable,
   programCommandOptions,
   settingBuiltins,
-  sshOptionSyntax,
-  sshPrograms,
+  sshCommandSettings,
+  sshOptionSyntaxes,
+  sshSetting,
   tarCheckpointSyntax,
 } from "./command-line-values.js";
 import {
@@ -1296,12 +1297,13 @@ class OperandCollector {
   }
 
   /**
-   * ssh's, scp's and sftp's options: `-o ProxyCommand=CMD` (also `LocalCommand`,
-   * `KnownHostsCommand`; `=`, spaces or a tab between; in a cluster, `-4o`) runs CMD; a
-   * configuration file (`-F FILE`, `-o Include=FILE`) may run anything (`Match exec`).
+   * ssh's, scp's and sftp's options, each program's own (`syntax`): `-o ProxyCommand=CMD` (also
+   * `LocalCommand`, `KnownHostsCommand`, `RemoteCommand`; `=`, spaces or a tab between; the
+   * keyword in any case, quoted or partly quoted; in a cluster, `-4o`) runs CMD; a configuration
+   * file (`-F FILE`, `-o Include=FILE`) may run anything (`Match exec`).
    */
-  sshOptions(name: string, args: readonly ShellWord[], depth: number): void {
-    for (const item of readOptions(args, sshOptionSyntax)) {
+  sshOptions(name: string, syntax: OptionSyntax, args: readonly ShellWord[], depth: number): void {
+    for (const item of readOptions(args, syntax)) {
       if (item.kind === "built") this.note(builtOption(name, item.word));
       if (item.kind !== "option" || item.value === undefined) continue;
       const { name: option, value } = item;
@@ -1319,22 +1321,21 @@ class OperandCollector {
         this.note(`'${name} -o' sets a setting named by expansion or substitution`);
         continue;
       }
-      const command = /^\s*(proxycommand|localcommand|knownhostscommand)\s*[=\s]\s*/i.exec(
-        value.value,
-      );
-      if (command !== null) {
+      const setting = sshSetting(value.value);
+      if (setting === undefined) continue;
+      if (sshCommandSettings.has(setting.keyword)) {
         // ssh reads `ProxyCommand="cmd"` without its quotes.
-        const cmd = restOfWord(value, command[0].length);
+        const cmd = restOfWord(value, setting.valueAt);
         const unquoted = /^"(.*)"$/s.exec(cmd.value);
         this.commandValue(
           `${name} -o`,
           unquoted === null ? cmd : part(cmd, 1, cmd.value.length - 1),
           depth,
         );
-      } else if (/^\s*userknownhostsfile\s*[=\s]/i.test(value.value)) {
+      } else if (setting.keyword === "userknownhostsfile") {
         // A file ssh writes to (a host's key, added).
-        this.file(restOfWord(value, /^\s*\w+\s*[=\s]\s*/.exec(value.value)?.[0].length ?? 0));
-      } else if (/^\s*(include|match)\b/i.test(value.value)) {
+        this.file(restOfWord(value, setting.valueAt));
+      } else if (setting.keyword === "include" || setting.keyword === "match") {
         this.note(`'${name} -o' reads settings that may run commands`);
       }
     }
@@ -1364,7 +1365,8 @@ class OperandCollector {
    * --to-command`, `ssh -o ProxyCommand=`, ...): read as nested scripts.
    */
   programCommands(name: string, args: readonly ShellWord[], depth: number): void {
-    if (sshPrograms.has(name)) this.sshOptions(name, args, depth);
+    const ssh = sshOptionSyntaxes.get(name);
+    if (ssh !== undefined) this.sshOptions(name, ssh, args, depth);
     if ((name === "less" || name === "more") && args.some((w) => /^\+.*[!|]/.test(w.value))) {
       this.note(`'${name} +' runs its commands, which may start a shell`);
     }

@@ -1051,3 +1051,36 @@ describe("long options abbreviated to one letter", () => {
     }
   });
 });
+
+describe("ssh's, scp's and sftp's options, each program's own", () => {
+  // One table for the three took ssh's `-X` and `-s` (flags in ssh, value-taking in sftp and
+  // scp) as taking the `-o` after them; a keyword ssh reads without its quotes, and
+  // RemoteCommand (run by the remote, maybe this machine), were not read.
+  it.each([
+    ["ssh -X -o ProxyCommand='cat .env' host"],
+    ["ssh -Xo ProxyCommand='cat .env' host"],
+    ["ssh -s -o ProxyCommand='cat .env' host sftp"],
+    ["ssh -o 'Proxy\"Command\" cat .env' x"],
+    ["ssh -o '\"ProxyCommand\"=cat .env' x"],
+    ["ssh -o '\"LocalCommand\"=cat .env' -o PermitLocalCommand=yes x"],
+    ["ssh -o RemoteCommand='cat .env' localhost"],
+    ["ssh -o 'Remote\"Command\"=cat .env' localhost"],
+    ["ssh -o 'PROXYCOMMAND cat .env' x"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday ssh, scp and sftp commands", () => {
+    for (const command of [
+      "ssh -X host",
+      "ssh -o StrictHostKeyChecking=no host",
+      "ssh -o RemoteCommand=uptime host",
+      "ssh -p 2222 -l me host",
+      "ssh -J bastion host",
+      "scp -P 2222 README.md host:/tmp",
+      "sftp -P 2222 host",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
