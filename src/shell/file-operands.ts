@@ -1381,12 +1381,13 @@ class OperandCollector {
     if (name === "tar") {
       this.tarCheckpointActions(args, depth);
       // Old-style options (`tar xI CMD -f a.tar`): a first word of letters, each letter that
-      // takes a value taking the next word in turn.
+      // takes a value taking the next word in turn (GNU tar's -b -C -f -F -g -H -I -K -L -N -T
+      // -V -X: `tar xHI posix CMD` gives `posix` to -H).
       const first = args[0];
       if (first !== undefined && !first.dynamic && /^[A-Za-z]+$/.test(first.value)) {
         let next = 1;
         for (const letter of first.value) {
-          if (!"bfFgIKLNTVXC".includes(letter)) continue;
+          if (!"bCfFgHIKLNTVX".includes(letter)) continue;
           const value = args[next++];
           if (value !== undefined && (syntax.short ?? "").includes(letter)) {
             this.commandValue(`tar ${letter}`, value, depth);
@@ -1395,12 +1396,14 @@ class OperandCollector {
       }
     }
     if (name === "zip") {
+      // `-TT CMD`, `-TT=CMD`, `-TTCMD`, and after flags in a group (`-qTTCMD`).
       for (let i = 0; i < args.length; i++) {
         const word = args[i] as ShellWord;
-        if (word.value === "-TT" && args[i + 1] !== undefined) {
-          this.commandValue("zip -TT", args[i + 1] as ShellWord, depth);
-        } else if (word.value.startsWith("-TT="))
-          this.commandValue("zip -TT", restOfWord(word, 4), depth);
+        const option = /^-[A-Za-z]*?TT=?/.exec(word.value);
+        if (option === null) continue;
+        const value =
+          option[0].length < word.value.length ? restOfWord(word, option[0].length) : args[i + 1];
+        if (value !== undefined) this.commandValue("zip -TT", value, depth);
       }
     }
   }

@@ -1084,3 +1084,26 @@ describe("ssh's, scp's and sftp's options, each program's own", () => {
     }
   });
 });
+
+describe("tar's old-style options and zip's -TT, however written", () => {
+  // `tar xHI posix CMD`: -H (--format) was not among the old-style letters that take a value,
+  // so -I was given `posix` and CMD was not read; zip's `-TTCMD` was not read attached.
+  it.each([
+    ["tar xHI posix 'cp .env o1' -f a.tar"],
+    ["zip -T -TT'cat .env' z.zip a"],
+    ["zip -qTT'cat .env' z.zip a"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday tar and zip commands", () => {
+    for (const command of [
+      "tar czf a.tgz src",
+      "tar xHf posix a.tar",
+      "zip -T z.zip README.md",
+      "zip -T -TT 'unzip -tqq' z.zip README.md",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
