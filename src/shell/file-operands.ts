@@ -245,13 +245,24 @@ const operandRules: ReadonlyMap<string, OperandRule> = new Map<string, OperandRu
         "--compare-dest",
         "--copy-dest",
         "--link-dest",
+        "--write-batch",
+        "--only-write-batch",
+        "--read-batch",
+        "--early-input",
       ],
+      // A batch file written or read, a file sent to the daemon. The folders of backups and
+      // partial files are read apart (see `rsyncDestinationFolders`); --temp-dir's files have
+      // names of their own, and the --*-dest folders only give a file that matches the source's.
       fileOptions: [
         "--exclude-from",
         "--include-from",
         "--files-from",
         "--password-file",
         "--log-file",
+        "--write-batch",
+        "--only-write-batch",
+        "--read-batch",
+        "--early-input",
       ],
     },
   ],
@@ -1075,6 +1086,7 @@ class OperandCollector {
       (name === "find" && args.some((w) => w.dynamic || findRemovingPrimaries.has(w.value)));
     if (removes) this.removed.push(...this.paths.slice(named));
     if (name === "diff") this.folders.push(...this.paths.slice(named));
+    if (name === "rsync" && rule !== undefined) this.rsyncDestinationFolders(rule, args);
     if (name === "find") this.findExpression(args, depth);
     else if (pathLookups.has(name) || (name === "command" && commandLooksUp(args))) {
       // `type /root/x`, `command -v ~/bin/x`: a name with a slash is looked up as a file.
@@ -1692,6 +1704,32 @@ class OperandCollector {
         continue;
       }
       this.file(word);
+    }
+  }
+
+  /**
+   * `rsync --backup-dir=DIR` moves each file it replaces or deletes into DIR under its own name,
+   * `--partial-dir=DIR` keeps a partly sent file there: files it writes. A relative DIR is below
+   * the destination (the last operand), which names no local folder when it is remote
+   * (`host:path`, `rsync://`).
+   */
+  rsyncDestinationFolders(rule: OperandRule, args: readonly ShellWord[]): void {
+    const folders: ShellWord[] = [];
+    let destination: ShellWord | undefined;
+    for (const item of readOptions(args, rule)) {
+      if (item.kind === "operand") destination = item.word;
+      if (item.kind !== "option" || item.value === undefined) continue;
+      if (item.name === "--backup-dir" || item.name === "--partial-dir") folders.push(item.value);
+    }
+    for (const folder of folders) {
+      const v = folder.value;
+      if (unreadable(folder) !== undefined || v.startsWith("/") || v.startsWith("~")) {
+        this.file(folder);
+      } else if (destination === undefined || unreadable(destination) !== undefined) {
+        this.note(`'rsync' writes below a destination the text does not show`);
+      } else if (!/^[^/]*:/.test(destination.value)) {
+        this.text(`${destination.value.replace(/\/*$/, "")}/${v}`);
+      }
     }
   }
 

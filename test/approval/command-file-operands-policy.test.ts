@@ -1107,3 +1107,30 @@ describe("tar's old-style options and zip's -TT, however written", () => {
     }
   });
 });
+
+describe("rsync's options that name files it reads or writes", () => {
+  // A batch file (written or read), the file sent to a daemon's early exec script, and the
+  // folder backups are moved into (below the destination when relative) were not read.
+  it.each([
+    ["rsync --write-batch=.env a b"],
+    ["rsync --only-write-batch=.env a b"],
+    ["rsync --read-batch=.env a b"],
+    ["rsync --early-input=.env a rsync://h/m"],
+    ["rsync -b --backup-dir=../.git/hooks README.md src/"],
+    ["rsync -b --backup-dir=/tmp/bak src/ dst/"],
+    ["rsync --partial-dir=../.git/hooks README.md src"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday rsync commands", () => {
+    for (const command of [
+      "rsync -av src/ dst/",
+      "rsync -b --backup-dir=../bak src/ dst/",
+      "rsync -a --partial-dir=.rsync-partial src/ host:/srv/",
+      "rsync -b --backup-dir=.git/hooks src/ host:dst/",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
