@@ -81,10 +81,11 @@ export const settingBuiltins = new Set([
 /**
  * git settings whose value git runs as a command line (`git -c core.pager='cat .env' log`), by
  * key in lower case (git's section and key names are case-insensitive; a subsection's is not
- * read here).
+ * read here). A diff or merge tool's `path` is the program run: read as a command line, which
+ * names more than a program would.
  */
 export const gitCommandSetting =
-  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|pager\..+|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|(diff|merge)tool\..+\.cmd|credential\.(.+\.)?helper|uploadpack\.packobjectshook|alias\..+|trailer\..+\.(command|cmd)|man\..+\.cmd|browser\..+\.cmd|remote\..+\.(uploadpack|receivepack)|sendemail\.(.+\.)?(tocmd|cccmd|sendmailcmd|smtpserver)|core\.alternaterefscommand|interactive\.difffilter|instaweb\.httpd|submodule\..+\.update)$/;
+  /^(core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|diff\.external|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|pager\..+|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|(diff|merge)tool\..+\.(cmd|path)|credential\.(.+\.)?helper|uploadpack\.packobjectshook|alias\..+|trailer\..+\.(command|cmd)|man\..+\.cmd|browser\..+\.cmd|remote\..+\.(uploadpack|receivepack)|sendemail\.(.+\.)?(tocmd|cccmd|headercmd|sendmailcmd|smtpserver)|core\.alternaterefscommand|interactive\.difffilter|instaweb\.httpd|submodule\..+\.update)$/;
 /**
  * git settings whose value names a file git reads (a template, an excludes or attributes file,
  * a mailmap, a certificate, a skip list): the file is the call's.
@@ -93,11 +94,12 @@ export const gitFileSetting =
   /^(core\.(excludesfile|attributesfile)|commit\.template|blame\.ignorerevsfile|mailmap\.file|(receive\.|fetch\.)?fsck\.skiplist|gpg\.ssh\.(allowedsignersfile|revocationfile)|http\.(.+\.)?(sslcert|sslkey|sslcainfo|cookiefile))$/;
 /**
  * git settings that bring settings, hooks or programs from elsewhere (an included file, a hooks
- * folder, the `ext::` transport, which runs a command as a remote): what they run is not on the
+ * folder, a template folder whose hooks a new repository gets, the `ext::` transport, which runs
+ * a command as a remote, a remote's helper program `git-remote-VCS`): what they run is not on the
  * command line.
  */
 export const gitOpaqueSetting =
-  /^(include\.path|includeif\..+\.path|core\.hookspath|core\.worktree|protocol\.(ext\.)?allow)$/;
+  /^(include\.path|includeif\..+\.path|core\.hookspath|core\.worktree|protocol\.(ext\.)?allow|init\.templatedir|remote\..+\.vcs)$/;
 /** git subcommands that take a remote's URL (where `ext::` runs a command). */
 export const gitRemoteSubcommands = new Set([
   "fetch",
@@ -146,6 +148,58 @@ export const gitRemoteOptionSyntax: GitCommandOptions = {
   long: [...gitHelperOptions, ...gitRemoteValueOptions],
   commands: gitHelperOptions,
 };
+/** `git filter-branch`'s filters and setup: command lines it runs through a shell (`eval`). */
+const gitFilterBranchCommands: readonly string[] = [
+  "--setup",
+  "--env-filter",
+  "--tree-filter",
+  "--index-filter",
+  "--parent-filter",
+  "--msg-filter",
+  "--commit-filter",
+  "--tag-name-filter",
+];
+/**
+ * `git send-email`'s options whose value it runs through a shell (a recipients or header
+ * command, the sendmail command; an SMTP server given as a path is run as sendmail).
+ */
+const gitSendEmailCommands: readonly string[] = [
+  "--to-cmd",
+  "--cc-cmd",
+  "--header-cmd",
+  "--sendmail-cmd",
+  "--smtp-server",
+];
+/**
+ * `git send-email`'s other options that take a value: listed so that `--to` and `--cc`, exact,
+ * are not read as a prefix of `--to-cmd` and `--cc-cmd`.
+ */
+const gitSendEmailValueOptions: readonly string[] = [
+  "--to",
+  "--cc",
+  "--bcc",
+  "--from",
+  "--subject",
+  "--in-reply-to",
+  "--reply-to",
+  "--identity",
+  "--smtp-server-port",
+  "--smtp-server-option",
+  "--smtp-user",
+  "--smtp-pass",
+  "--smtp-domain",
+  "--smtp-encryption",
+  "--smtp-auth",
+  "--smtp-ssl-cert-path",
+  "--envelope-sender",
+  "--suppress-cc",
+  "--confirm",
+  "--transfer-encoding",
+  "--8bit-encoding",
+  "--compose-encoding",
+  "--batch-size",
+  "--relogin-delay",
+];
 /**
  * The options of git's subcommands whose value is a command line git runs: a remote's helper
  * (`clone -u`, {@link gitHelperOptions}), rebase's `-x` / `--exec` after each commit, difftool's
@@ -175,6 +229,21 @@ export const gitSubcommandCommandOptions: ReadonlyMap<string, GitCommandOptions>
       short: "xt",
       long: [...gitHelperOptions, "--extcmd", "--tool"],
       commands: ["-x", ...gitHelperOptions, "--extcmd"],
+    },
+  ],
+  [
+    "filter-branch",
+    {
+      short: "d",
+      long: [...gitFilterBranchCommands, "--subdirectory-filter", "--original", "--state-branch"],
+      commands: gitFilterBranchCommands,
+    },
+  ],
+  [
+    "send-email",
+    {
+      long: [...gitSendEmailCommands, ...gitSendEmailValueOptions],
+      commands: gitSendEmailCommands,
     },
   ],
 ]);

@@ -24,6 +24,7 @@ import {
   substitutionBodies,
 } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
+import { gitIndexSubcommands } from "./git-index-options.js";
 import {
   longOption,
   type OptionSyntax,
@@ -1122,6 +1123,8 @@ class OperandCollector {
         const alias = aliases.get(subcommand.value.toLowerCase());
         if (alias !== undefined) this.gitAlias(alias, after, aliases, depth);
         this.gitPaths(subcommand.value, after);
+        this.gitIndexPaths(subcommand.value, after);
+        this.gitTemplates(subcommand.value, after);
         this.gitCommands(subcommand.value, after, depth);
       }
       const remoteTaking = gitRemoteSubcommands.has(subcommand?.value ?? "");
@@ -1466,12 +1469,66 @@ class OperandCollector {
     }
   }
 
-  /** `git -C DIR`, `--git-dir DIR`, `--work-tree=DIR` before the subcommand: folders it reads. */
+  /**
+   * `git -C DIR`, `--git-dir DIR`, `--work-tree=DIR` before the subcommand: folders it reads.
+   * `--exec-path=DIR` is where git finds its programs, as `GIT_EXEC_PATH`: what it runs from
+   * there is not on the command line.
+   */
   gitFolders(args: readonly ShellWord[]): void {
     for (const item of readOptions(args, gitOptionSyntax)) {
       if (item.kind === "operand" || item.kind === "built") return; // the subcommand, or unknown
       if (item.kind === "option" && gitFolderOptions.has(item.name) && item.value !== undefined) {
         this.file(item.value);
+      }
+      if (item.kind === "option" && item.name === "--exec-path" && item.word.value.includes("=")) {
+        this.note("'git --exec-path' runs git's programs from a folder the text does not show");
+      }
+    }
+  }
+
+  /**
+   * The operands of a git subcommand that stages, moves, removes or stores files
+   * (`gitIndexSubcommands`: `git add -f .env`, `git mv .env x`, `git hash-object -w .env`) and
+   * the path of a pathspec with magic (`:/.env`). git matches a pathspec's wildcards itself
+   * (`git add '.en*'`), and paths from a list (`--pathspec-from-file`, `--stdin`) are not in the
+   * text.
+   */
+  gitIndexPaths(subcommand: string, after: readonly ShellWord[]): void {
+    const syntax = gitIndexSubcommands.get(subcommand);
+    if (syntax === undefined) return;
+    for (const item of readOptions(after, syntax)) {
+      if (item.kind === "option" || item.kind === "other") {
+        const list = longOption(item.given, syntax.lists);
+        if (list !== undefined) {
+          this.note(`'git ${subcommand} ${list}' takes paths from a list the text does not show`);
+        }
+        if (item.kind === "option" && item.name === "--pathspec-from-file" && item.value) {
+          this.file(item.value);
+        }
+        continue;
+      }
+      const word = item.word;
+      this.file(word);
+      if (item.kind === "built") continue;
+      const magic = objectPathStart(word.value);
+      if (magic !== undefined && word.value.startsWith(":")) this.file(restOfWord(word, magic));
+      if (/[*?[]/.test(word.value)) {
+        this.note(`'git ${subcommand}' matches the pathspec '${word.value}' itself`);
+      }
+    }
+  }
+
+  /**
+   * `git init --template=DIR`, `git clone --template=DIR`: the new repository gets DIR's hooks
+   * and settings, as `GIT_TEMPLATE_DIR` gives it, which the text does not show.
+   */
+  gitTemplates(subcommand: string, after: readonly ShellWord[]): void {
+    if (subcommand !== "init" && subcommand !== "clone") return;
+    for (const word of after) {
+      if (word.value === "--") return;
+      const given = word.value.split("=", 1)[0] ?? "";
+      if (given.startsWith("--") && namesLongOption(given, "--template")) {
+        this.note(`'git ${subcommand} --template' brings hooks from a folder`);
       }
     }
   }

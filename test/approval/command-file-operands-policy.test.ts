@@ -1134,3 +1134,64 @@ describe("rsync's options that name files it reads or writes", () => {
     }
   });
 });
+
+describe("git's filters, mail commands, templates and the files it stages", () => {
+  // filter-branch's filters and send-email's commands are command lines git runs; a template
+  // folder, an exec path and a remote's helper bring programs from elsewhere; a file staged,
+  // moved, removed or stored as an object is one `git diff --cached` or `git show` then prints.
+  it.each([
+    ["git filter-branch --tree-filter 'cat .env' HEAD"],
+    ["git filter-branch --env-filter 'cat .env' HEAD"],
+    ["git filter-branch --index-filter 'cat .env' HEAD"],
+    ["git filter-branch --msg-filter 'cat .env' HEAD"],
+    ["git filter-branch --commit-filter 'cat .env' HEAD"],
+    ["git filter-branch --parent-filter 'cat .env' HEAD"],
+    ["git filter-branch --tag-name-filter 'cat .env' HEAD"],
+    ["git filter-branch --setup 'cat .env' HEAD"],
+    ["git add -f .env && git diff --cached"],
+    ["git add ':/.env'"],
+    ["git mv .env y"],
+    ["git rm .env"],
+    ["git hash-object -w .env"],
+    ["git update-index --add .env"],
+    ["git commit -m x .env"],
+    ["git commit -m x -- .env"],
+    ["git add --pathspec-from-file=list.txt"],
+    ["git init --template=tpl"],
+    ["git clone --template=tpl x y"],
+    ["git -c init.templateDir=tpl init"],
+    ["git --exec-path=dir status"],
+    ["git send-email --to-cmd='cat .env' a.patch"],
+    ["git send-email --cc-cmd='cat .env' a.patch"],
+    ["git send-email --header-cmd='cat .env' a.patch"],
+    ["git -c sendemail.headercmd='cat .env' send-email a.patch"],
+    ["git -c difftool.x.path='cat .env' difftool -t x"],
+    ["git -c mergetool.x.path='cat .env' mergetool -t x"],
+    ["git -c remote.origin.vcs=evil fetch origin"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday git commands", () => {
+    for (const command of [
+      "git add src/a.ts",
+      "git add -A",
+      "git add .",
+      "git add -- src/a.ts",
+      "git mv src/a.ts src/b.ts",
+      "git rm --cached src/a.ts",
+      'git commit -am "fix: .env loading"',
+      "git commit -m x src/a.ts",
+      "git commit --fixup HEAD~1",
+      "git hash-object src/a.ts",
+      "git init",
+      "git init repo",
+      "git send-email --to x@y.z --cc a@b.c 0001.patch",
+      "git send-email --cc-cmd='./get_maintainer.pl' 0001.patch",
+      "git filter-branch --tree-filter 'rm -f secret.txt' HEAD",
+      "git filter-branch --subdirectory-filter src -- --all",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
