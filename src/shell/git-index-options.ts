@@ -22,17 +22,22 @@ export interface GitIndexOptions extends OptionSyntax {
 
 const pathspecFromFile = "--pathspec-from-file";
 
+const addOptions: GitIndexOptions = {
+  long: ["--chmod", pathspecFromFile],
+  lists: [pathspecFromFile],
+  letterGroupsOnly: true,
+};
+
 /**
  * The subcommands whose operands are files they stage, move, remove or store as objects, and
- * their options. `commit`'s operands are the paths it commits (`git commit -m x .env`).
+ * their options. `commit`'s operands are the paths it commits (`git commit -m x .env`); `stage`
+ * is `add`.
  *
  * @internal
  */
 export const gitIndexSubcommands: ReadonlyMap<string, GitIndexOptions> = new Map([
-  [
-    "add",
-    { long: ["--chmod", pathspecFromFile], lists: [pathspecFromFile], letterGroupsOnly: true },
-  ],
+  ["add", addOptions],
+  ["stage", addOptions],
   ["mv", { lists: [], letterGroupsOnly: true }],
   ["rm", { long: [pathspecFromFile], lists: [pathspecFromFile], letterGroupsOnly: true }],
   [

@@ -1150,6 +1150,7 @@ describe("git's filters, mail commands, templates and the files it stages", () =
     ["git filter-branch --setup 'cat .env' HEAD"],
     ["git add -f .env && git diff --cached"],
     ["git add ':/.env'"],
+    ["git stage .env"],
     ["git mv .env y"],
     ["git rm .env"],
     ["git hash-object -w .env"],
