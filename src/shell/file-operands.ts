@@ -68,7 +68,16 @@ export interface CommandFileOperandDetails extends CommandFileOperands {
    */
   readonly globs: readonly string[];
   /**
-   * Why some file operand cannot be known, for a reason other than one of `globs` or a program
+   * The words that start with a glob where a program may read an option (`ssh * host`, `tar czf
+   * a.tgz *`), globs in their last segment only as `globs` are, as written: a name they match
+   * that starts with `-` (`-oProxyCommand=CMD`, `--checkpoint-action=exec=CMD`) is an option.
+   * A caller may list what they match now; each also sets `unknown`, since the command line
+   * itself may make such a name before the shell expands the glob.
+   */
+  readonly optionGlobs: readonly string[];
+  /**
+   * Why some file operand cannot be known, for a reason other than one of `globs` or
+   * `optionGlobs` or a program
    * reading more than it names (`grep -r`, `ls -L`): a file the command may change is then unknown.
    */
   readonly opaque: string | undefined;
@@ -822,6 +831,7 @@ function isPlainGlob(word: ShellWord): boolean {
 class OperandCollector {
   readonly paths: string[] = [];
   readonly globs: string[] = [];
+  readonly optionGlobs: string[] = [];
   readonly removed: string[] = [];
   readonly folders: string[] = [];
   readonly foldersOutsideRepository: string[] = [];
@@ -834,6 +844,18 @@ class OperandCollector {
   note(reason: string): void {
     this.unknown ??= reason;
     this.opaque ??= reason;
+  }
+
+  /**
+   * A word `readOptions` read as `built` in `program`'s arguments: an option the text does not
+   * show. One that is so only because it starts with a glob (`*`, `[-]o*`) is an option only if
+   * the folder holds a name starting with `-` when the shell expands it (see `optionGlobs`).
+   */
+  optionBuilt(program: string, word: ShellWord): void {
+    if (!word.dynamic && isPlainGlob(word)) {
+      this.unknown ??= builtOption(program, word);
+      this.optionGlobs.push(word.value);
+    } else this.note(builtOption(program, word));
   }
 
   file(word: ShellWord): void {
@@ -1181,6 +1203,7 @@ class OperandCollector {
     for (const item of readOptions(args, gitOptionSyntax)) {
       if (item.kind === "operand") return aliases; // the subcommand
       if (item.kind === "built") {
+        // Not left to what a glob matches: its names may also make the subcommand (`git *`).
         this.note(builtOption("git", item.word));
         return aliases;
       }
@@ -1293,7 +1316,7 @@ class OperandCollector {
    */
   sshOptions(name: string, args: readonly ShellWord[], depth: number): void {
     for (const item of readOptions(args, sshOptionSyntax)) {
-      if (item.kind === "built") this.note(builtOption(name, item.word));
+      if (item.kind === "built") this.optionBuilt(name, item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
       const { name: option, value } = item;
       if (option === "-F") {
@@ -1337,7 +1360,7 @@ class OperandCollector {
    */
   tarCheckpointActions(args: readonly ShellWord[], depth: number): void {
     for (const item of readOptions(args, tarCheckpointSyntax)) {
-      if (item.kind === "built") this.note(builtOption("tar", item.word));
+      if (item.kind === "built") this.optionBuilt("tar", item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
       if (!keyWritten(item.value)) {
         this.note("'tar --checkpoint-action' is an action named by expansion or substitution");
@@ -1362,7 +1385,7 @@ class OperandCollector {
     const syntax = programCommandOptions.get(name);
     if (syntax === undefined) return;
     for (const item of readOptions(args, syntax)) {
-      if (item.kind === "built") this.note(builtOption(name, item.word));
+      if (item.kind === "built") this.optionBuilt(name, item.word);
       if (item.kind === "option" && item.value !== undefined) {
         this.commandValue(`${name} ${item.given}`, item.value, depth);
       }
@@ -1414,8 +1437,7 @@ class OperandCollector {
     const runsOptions =
       gitSubcommandCommandOptions.has(subcommand) || gitRemoteSubcommands.has(subcommand);
     for (const item of readOptions(after, syntax)) {
-      if (item.kind === "built" && runsOptions)
-        this.note(builtOption(`git ${subcommand}`, item.word));
+      if (item.kind === "built" && runsOptions) this.optionBuilt(`git ${subcommand}`, item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
       // `git clone -c core.sshCommand=CMD`: a setting of the new repository, used by the clone.
       if (subcommand === "clone" && (item.name === "-c" || item.name === "--config")) {
@@ -1504,7 +1526,7 @@ class OperandCollector {
    */
   gitFileOptionValues(subcommand: string, syntax: GitFileOptions, after: readonly ShellWord[]) {
     for (const item of readOptions(after, syntax)) {
-      if (item.kind === "built") this.note(builtOption(`git ${subcommand}`, item.word));
+      if (item.kind === "built") this.optionBuilt(`git ${subcommand}`, item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
       if (syntax.files.includes(item.name)) this.file(item.value);
     }
@@ -1751,6 +1773,7 @@ export function commandFileOperandDetails(command: string): CommandFileOperandDe
     paths: Object.freeze([...collector.paths]),
     unknown: collector.unknown,
     globs: Object.freeze([...collector.globs]),
+    optionGlobs: Object.freeze([...collector.optionGlobs]),
     opaque: collector.opaque,
     removed: Object.freeze([...collector.removed]),
     folders: Object.freeze([...collector.folders]),

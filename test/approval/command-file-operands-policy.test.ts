@@ -995,6 +995,60 @@ describe("options whose name is written and whose value is built by expansion", 
   });
 });
 
+describe("a word that starts with a glob, where a program reads options", () => {
+  // `*`, `?` and `[...]` match names that start with `-`: after `touch -- '-oProxyCommand=cp
+  // .env leak'`, `ssh [-]o* x` ran the ProxyCommand, and `git fetch [-]-upload-pack* .` a file
+  // named `--upload-pack=...`. The names are not in the text (the command line itself may make
+  // one), so such a word may be an option the text does not show.
+  it.each([
+    ["ssh [-]o* x"],
+    ["ssh ?oProxy* x"],
+    ["ssh * x"],
+    ["sftp * x"],
+    ["git fetch [-]-upload-pack* ."],
+    ["git push origin *"],
+    ["git clone * x"],
+    ["man [-]P* ls"],
+    ["man *"],
+    ["touch -- '-oProxyCommand=cp .env leak' && ssh [-]o* x"],
+    // Programs whose operands are not files: `-f.env`, `-r.env` read .env and print it.
+    ["date *"],
+    ["grep * src/a.ts"],
+    ["dd *"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+    expect(denyEnv.decide(terminal(command)).kind, command).not.toBe("allow");
+  });
+
+  it("asks for one beside a file whose name is an option", () => {
+    const folder = mkdtempSync(join(tmpdir(), "aintern-dash-"));
+    try {
+      writeFileSync(join(folder, "-oProxyCommand=cp .env leak"), "");
+      writeFileSync(join(folder, "--upload-pack=cp .env leak;git-upload-pack"), "");
+      for (const command of ["ssh [-]o* x", "ssh * x", "git fetch [-]-upload-pack* ."]) {
+        const decision = permissive.decide({ ...terminal(command), workspacePath: folder });
+        expect(decision.kind, command).toBe("ask");
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("still runs a glob the shell expands where no option is read", () => {
+    for (const command of [
+      "echo *",
+      "printf '%s\\n' *.ts",
+      'for f in src/*; do echo "$f"; done',
+      "ssh host uptime",
+      "git push origin main",
+      "man ls",
+      "git fetch origin './*'",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
+
 describe("git clone's settings of the new repository", () => {
   // `git clone -c KEY=VALUE` sets KEY in the new repository and uses it for the clone itself
   // (core.sshCommand runs to reach the remote): it ran unasked, its settings unread.
