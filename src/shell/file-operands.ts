@@ -820,6 +820,30 @@ function turnsOnExtendedGlobs(name: string, args: readonly ShellWord[]): boolean
   return args.some((word, i) => (word.value === "-O" || word.value === "+O") && names(args[i + 1]));
 }
 
+/**
+ * `syntax` with the other options of `program` that take a value (its `operandRules` entry):
+ * getopt gives an option that takes a value the next word whatever it is, so `tar -czf "$OUT"`
+ * reads `"$OUT"` as `-f`'s value, not as a word that may be an option. `syntax`'s own come
+ * first: a prefix both may name is read as one of them.
+ */
+function withValueOptions(syntax: OptionSyntax, program: string): OptionSyntax {
+  const rule = operandRules.get(program);
+  if (rule === undefined) return syntax;
+  return {
+    ...syntax,
+    short: `${syntax.short ?? ""}${rule.short ?? ""}`,
+    long: [...(syntax.long ?? []), ...(rule.long ?? [])],
+    longWithTwo: [...(syntax.longWithTwo ?? []), ...(rule.longWithTwo ?? [])],
+  };
+}
+
+/** Whether `syntax` lists the option `name` (`-P`, or a long one as listed: `--pager`). */
+function listsOption(syntax: OptionSyntax, name: string): boolean {
+  return name.startsWith("--")
+    ? (syntax.long ?? []).includes(name)
+    : (syntax.short ?? "").includes(name.slice(1));
+}
+
 /** A glob only in its last segment, not built by expansion, no braces, not from `~`. */
 function isPlainGlob(word: ShellWord): boolean {
   if (word.dynamic || word.value.startsWith("~")) return false;
@@ -1359,9 +1383,10 @@ class OperandCollector {
    * CMD runs at each checkpoint.
    */
   tarCheckpointActions(args: readonly ShellWord[], depth: number): void {
-    for (const item of readOptions(args, tarCheckpointSyntax)) {
+    for (const item of readOptions(args, withValueOptions(tarCheckpointSyntax, "tar"))) {
       if (item.kind === "built") this.optionBuilt("tar", item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
+      if (item.name !== "--checkpoint-action") continue;
       if (!keyWritten(item.value)) {
         this.note("'tar --checkpoint-action' is an action named by expansion or substitution");
         continue;
@@ -1384,9 +1409,9 @@ class OperandCollector {
     }
     const syntax = programCommandOptions.get(name);
     if (syntax === undefined) return;
-    for (const item of readOptions(args, syntax)) {
+    for (const item of readOptions(args, withValueOptions(syntax, name))) {
       if (item.kind === "built") this.optionBuilt(name, item.word);
-      if (item.kind === "option" && item.value !== undefined) {
+      if (item.kind === "option" && item.value !== undefined && listsOption(syntax, item.name)) {
         this.commandValue(`${name} ${item.given}`, item.value, depth);
       }
     }

@@ -990,6 +990,31 @@ describe("options whose name is written and whose value is built by expansion", 
     }
   });
 
+  it("reads a built word after any option that takes a value as that option's value", () => {
+    // Only the options that run a command were known to take a value, so the word after `-f`,
+    // `-o`, `--exclude` was read as one that may be an option. getopt gives it to the option.
+    for (const command of [
+      'tar -czf out.tgz --exclude "$X" src',
+      'tar -c --format "$F" -f out.tar src',
+      'sort -t "$SEP" -k2 README.md',
+      'sort -k "$K" README.md',
+      'rsync -av --exclude "$X" src/ build/',
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+    // A file value built by expansion is unknown and asks, for that reason.
+    for (const [command, reason] of [
+      ['tar -czf "$OUT" src', "'$OUT' is built by expansion"],
+      ['tar -cz -f "$OUT" src', "'$OUT' is built by expansion"],
+      ['sort -o "$OUT" README.md', "'$OUT' is built by expansion"],
+      ['tar -czf out.tgz -C "$D" src', "'$D' is built by expansion"],
+    ] as const) {
+      const decision = permissive.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.reason, command).toContain(reason);
+    }
+  });
+
   it("keeps asking for git log --grep with a built pattern, as before", () => {
     expect(permissive.decide(terminal('git log --grep="$PATTERN"')).kind).toBe("ask");
   });
