@@ -24,10 +24,12 @@ import {
 } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
 import {
+  hidesOption,
   longOption,
   type OptionSyntax,
   readOptions,
   restOfWord,
+  splitsIntoWords,
   writtenLength,
 } from "./program-options.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
@@ -760,6 +762,30 @@ function literalWord(value: string): ShellWord {
     substitutions: [],
   };
 }
+
+/**
+ * The subcommands of `gitContentSubcommands` whose options are read as options when only their
+ * name is written (`git log --author="$USER"`, `-n"$N"`): no option of theirs runs a command,
+ * and those that name a file are read as files (`--output`, `-O`, `blame -S`, `-L`). The
+ * others' options with a value built by expansion are read as files, which asks.
+ */
+const gitOptionsRead = new Set(
+  words("log show whatchanged diff diff-tree diff-index diff-files blame annotate"),
+);
+/**
+ * The options of `git log`, `show` and `whatchanged` that take the next word as their value
+ * (`--author "$USER"`, `-n "$N"`), as git's revision parser takes them: the exact name only,
+ * never in a group. `short` holds the letters whose value may be attached (`-n"$N"`), for
+ * `hidesOption`.
+ */
+const gitRevisionValueOptions = {
+  short: "nSGLO",
+  separate: new Set(
+    words(
+      "-n -S -G --max-count --skip --since --after --until --before --max-age --min-age --author --committer --grep --grep-reflog",
+    ),
+  ),
+};
 
 /** git options of those subcommands whose `=VALUE` is a file. */
 const gitFileOptions = new Set([
@@ -1517,24 +1543,43 @@ class OperandCollector {
     }
     if (subcommand === "diff") this.gitDiffFolders(after);
     let pathspecs = false;
-    for (const word of after) {
+    const optionsRead = gitOptionsRead.has(subcommand);
+    const revisions = ["log", "show", "whatchanged"].includes(subcommand);
+    for (let i = 0; i < after.length; i++) {
+      const word = after[i] as ShellWord;
       if (!pathspecs && !word.dynamic && word.value === "--") {
         pathspecs = true;
         continue;
       }
-      if (!pathspecs && !word.dynamic && word.value.startsWith("-")) {
+      const option =
+        !pathspecs &&
+        word.value.startsWith("-") &&
+        (!word.dynamic || (optionsRead && !hidesOption(word, gitRevisionValueOptions)));
+      if (option) {
         const equals = word.value.indexOf("=");
-        const option = equals === -1 ? word.value : word.value.slice(0, equals);
+        const name = equals === -1 ? word.value : word.value.slice(0, equals);
         // `--output=FILE` writes there; `-O` / `--orderfile=FILE` reads it.
-        if (equals !== -1 && gitFileOptions.has(option)) this.file(restOfWord(word, equals + 1));
+        if (equals !== -1 && gitFileOptions.has(name)) this.file(restOfWord(word, equals + 1));
+        if (optionsRead && subcommand !== "blame" && /^-O./.test(word.value)) {
+          this.file(restOfWord(word, 2));
+        }
         // `git blame -SFILE` reads revisions from FILE (and prints a line it cannot read).
         if (subcommand === "blame" && /^-S./.test(word.value)) this.file(restOfWord(word, 2));
-        // `git log -L1,9:FILE`, `-L:name:FILE`: the lines of FILE's history.
-        if (/^-L./.test(word.value)) {
+        // `git log -L1,9:FILE`, `-L:name:FILE`: the lines of FILE's history. A range built by
+        // expansion may hold the colon.
+        if (/^-L./.test(word.value) && word.dynamic) this.file(restOfWord(word, 2));
+        else if (/^-L./.test(word.value)) {
           const first = word.value.indexOf(":", 2);
           const last = word.value.lastIndexOf(":");
           if (first !== -1) this.file(restOfWord(word, first + 1));
           if (last !== first) this.file(restOfWord(word, last + 1));
+        }
+        // `--author "$USER"`, `-n "$N"`: the next word is the value, whatever it is.
+        if (revisions && gitRevisionValueOptions.separate.has(word.value)) {
+          const value = after[++i];
+          if (value !== undefined && splitsIntoWords(value)) {
+            this.note(builtOption(`git ${subcommand}`, value));
+          }
         }
         continue;
       }

@@ -1015,8 +1015,46 @@ describe("options whose name is written and whose value is built by expansion", 
     }
   });
 
-  it("keeps asking for git log --grep with a built pattern, as before", () => {
-    expect(permissive.decide(terminal('git log --grep="$PATTERN"')).kind).toBe("ask");
+  it("runs git log, show and diff with options whose name is written and value is built", () => {
+    // They asked: a word built by expansion was read as a path. Their values name no file.
+    for (const command of [
+      'git log --grep="$PATTERN"',
+      'git log --author="$USER"',
+      'git log --grep="$Q"',
+      'git log --format="%h $X"',
+      'git log -n "$N"',
+      'git log -n"$N" --oneline',
+      'git log --author "$USER" --since "$D" -- src',
+      'git log -S "$NAME" -p',
+      'git show -s --format="%an" HEAD',
+      'git diff --stat --diff-filter="$F" HEAD~1',
+      'git blame --ignore-rev="$R" src/a.ts',
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+
+  it("asks for a git word built by expansion that may be a path or name a file", () => {
+    for (const command of [
+      'git log "$X"',
+      'git log -- "$X"',
+      'git show "$REV"',
+      'git log --"$X"=v',
+      "git log --author=$USER",
+      "git log -n $N",
+      'git log -L"$R"',
+      'git log -L1,5:"$F"',
+      'git log -L"$A":src/a.ts',
+      'git log -O"$F"',
+      "git log -O.env",
+      'git diff --output="$O"',
+      'git blame -S"$F" src/a.ts',
+      'git log -p"$X"',
+      'git checkout --ours="$X"',
+      'git send-email --to-cmd="$C" 0001.patch',
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+    }
   });
 });
 
