@@ -151,8 +151,8 @@ export class ApprovalPolicy {
       }
       // What the model can never change is not left to an approval of a command that may name it.
       if (match === "unsure" && isNeverChanged(rule)) {
-        const why =
-          this.#commandFiles(call, subjects.commands).opaque ?? "the call cannot be resolved";
+        const files = this.#commandFiles(call, subjects.commands);
+        const why = files.opaque ?? files.unknown ?? "the call cannot be resolved";
         return {
           kind: "deny",
           reason:
@@ -382,6 +382,7 @@ export class ApprovalPolicy {
     const cwd = workingDirectory(call.parameters);
     const paths: string[] = [];
     const globs: string[] = [];
+    const optionGlobs: string[] = [];
     const removed: string[] = [];
     const folders: string[] = [];
     const foldersOutsideRepository: string[] = [];
@@ -405,11 +406,21 @@ export class ApprovalPolicy {
         if (!harmlessDevices.test(path)) paths.push(inCwd(path));
       }
       globs.push(...operands.globs.map(inCwd));
+      optionGlobs.push(...operands.optionGlobs.map(inCwd));
       removed.push(...operands.removed.map(inCwd));
       folders.push(...operands.folders.map(inCwd));
       foldersOutsideRepository.push(...operands.foldersOutsideRepository.map(inCwd));
     }
-    return { paths, unknown, globs, opaque, removed, folders, foldersOutsideRepository };
+    return {
+      paths,
+      unknown,
+      globs,
+      optionGlobs,
+      opaque,
+      removed,
+      folders,
+      foldersOutsideRepository,
+    };
   }
 
   /**
@@ -477,6 +488,7 @@ interface CommandFiles {
   readonly paths: readonly string[];
   readonly unknown: string | undefined;
   readonly globs: readonly string[];
+  readonly optionGlobs: readonly string[];
   readonly opaque: string | undefined;
   readonly removed: readonly string[];
   readonly folders: readonly string[];
@@ -489,6 +501,7 @@ const noCommandFiles: CommandFiles = Object.freeze({
   paths: none,
   unknown: undefined,
   globs: none,
+  optionGlobs: none,
   opaque: undefined,
   removed: none,
   folders: none,
@@ -511,7 +524,8 @@ function readsWith(rule: ApprovalRule): boolean {
  * a path that removes or moves a whole folder (a path parameter of a call with `recursive: true`,
  * an `rm` or `mv` operand) holds the rule's concrete path, or when a glob operand matches, now,
  * a path the pattern covers or a folder holding it; unsure when some operand cannot be read
- * at all (a variable, a substitution, a path after `cd`).
+ * at all (a variable, a substitution, a path after `cd`), or a glob where an option may be
+ * (`optionGlobs`) matches, now, a name that starts with `-`.
  */
 function neverChangedMatch(
   pattern: string,
@@ -520,6 +534,7 @@ function neverChangedMatch(
   files: {
     paths: readonly string[];
     globs: readonly string[];
+    optionGlobs: readonly string[];
     opaque: string | undefined;
     removed: readonly string[];
   },
@@ -534,6 +549,12 @@ function neverChangedMatch(
     for (const path of expandGlob(workspace, glob)) {
       if (matchPathPattern(pattern, path, workspace, { dot: true, nocase: true })) return "match";
       if (concrete !== undefined && holds(workspace, path, concrete)) return "match";
+    }
+  }
+  // `tar czf a.tgz *` beside a file `--checkpoint-action=exec=CMD`: CMD may change anything.
+  for (const glob of files.optionGlobs) {
+    if (expandGlob(workspace, glob).some((path) => posix.basename(path).startsWith("-"))) {
+      return "unsure";
     }
   }
   if (files.opaque === undefined) return "no-match";

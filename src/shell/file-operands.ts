@@ -26,10 +26,12 @@ import {
 import { assignmentName } from "./environment-assignments.js";
 import { gitIndexSubcommands } from "./git-index-options.js";
 import {
+  hidesOption,
   longOption,
   type OptionSyntax,
   readOptions,
   restOfWord,
+  splitsIntoWords,
   writtenLength,
 } from "./program-options.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
@@ -70,7 +72,16 @@ export interface CommandFileOperandDetails extends CommandFileOperands {
    */
   readonly globs: readonly string[];
   /**
-   * Why some file operand cannot be known, for a reason other than one of `globs` or a program
+   * The words that start with a glob where a program may read an option (`ssh * host`, `tar czf
+   * a.tgz *`), globs in their last segment only as `globs` are, as written: a name they match
+   * that starts with `-` (`-oProxyCommand=CMD`, `--checkpoint-action=exec=CMD`) is an option.
+   * A caller may list what they match now; each also sets `unknown`, since the command line
+   * itself may make such a name before the shell expands the glob.
+   */
+  readonly optionGlobs: readonly string[];
+  /**
+   * Why some file operand cannot be known, for a reason other than one of `globs` or
+   * `optionGlobs` or a program
    * reading more than it names (`grep -r`, `ls -L`): a file the command may change is then unknown.
    */
   readonly opaque: string | undefined;
@@ -774,6 +785,30 @@ function literalWord(value: string): ShellWord {
   };
 }
 
+/**
+ * The subcommands of `gitContentSubcommands` whose options are read as options when only their
+ * name is written (`git log --author="$USER"`, `-n"$N"`): no option of theirs runs a command,
+ * and those that name a file are read as files (`--output`, `-O`, `blame -S`, `-L`). The
+ * others' options with a value built by expansion are read as files, which asks.
+ */
+const gitOptionsRead = new Set(
+  words("log show whatchanged diff diff-tree diff-index diff-files blame annotate"),
+);
+/**
+ * The options of `git log`, `show` and `whatchanged` that take the next word as their value
+ * (`--author "$USER"`, `-n "$N"`), as git's revision parser takes them: the exact name only,
+ * never in a group. `short` holds the letters whose value may be attached (`-n"$N"`), for
+ * `hidesOption`.
+ */
+const gitRevisionValueOptions = {
+  short: "nSGLO",
+  separate: new Set(
+    words(
+      "-n -S -G --max-count --skip --since --after --until --before --max-age --min-age --author --committer --grep --grep-reflog",
+    ),
+  ),
+};
+
 /** git options of those subcommands whose `=VALUE` is a file. */
 const gitFileOptions = new Set([
   "--output",
@@ -833,6 +868,30 @@ function turnsOnExtendedGlobs(name: string, args: readonly ShellWord[]): boolean
   return args.some((word, i) => (word.value === "-O" || word.value === "+O") && names(args[i + 1]));
 }
 
+/**
+ * `syntax` with the other options of `program` that take a value (its `operandRules` entry):
+ * getopt gives an option that takes a value the next word whatever it is, so `tar -czf "$OUT"`
+ * reads `"$OUT"` as `-f`'s value, not as a word that may be an option. `syntax`'s own come
+ * first: a prefix both may name is read as one of them.
+ */
+function withValueOptions(syntax: OptionSyntax, program: string): OptionSyntax {
+  const rule = operandRules.get(program);
+  if (rule === undefined) return syntax;
+  return {
+    ...syntax,
+    short: `${syntax.short ?? ""}${rule.short ?? ""}`,
+    long: [...(syntax.long ?? []), ...(rule.long ?? [])],
+    longWithTwo: [...(syntax.longWithTwo ?? []), ...(rule.longWithTwo ?? [])],
+  };
+}
+
+/** Whether `syntax` lists the option `name` (`-P`, or a long one as listed: `--pager`). */
+function listsOption(syntax: OptionSyntax, name: string): boolean {
+  return name.startsWith("--")
+    ? (syntax.long ?? []).includes(name)
+    : (syntax.short ?? "").includes(name.slice(1));
+}
+
 /** A glob only in its last segment, not built by expansion, no braces, not from `~`. */
 function isPlainGlob(word: ShellWord): boolean {
   if (word.dynamic || word.value.startsWith("~")) return false;
@@ -844,6 +903,7 @@ function isPlainGlob(word: ShellWord): boolean {
 class OperandCollector {
   readonly paths: string[] = [];
   readonly globs: string[] = [];
+  readonly optionGlobs: string[] = [];
   readonly removed: string[] = [];
   readonly folders: string[] = [];
   readonly foldersOutsideRepository: string[] = [];
@@ -856,6 +916,18 @@ class OperandCollector {
   note(reason: string): void {
     this.unknown ??= reason;
     this.opaque ??= reason;
+  }
+
+  /**
+   * A word `readOptions` read as `built` in `program`'s arguments: an option the text does not
+   * show. One that is so only because it starts with a glob (`*`, `[-]o*`) is an option only if
+   * the folder holds a name starting with `-` when the shell expands it (see `optionGlobs`).
+   */
+  optionBuilt(program: string, word: ShellWord): void {
+    if (!word.dynamic && isPlainGlob(word)) {
+      this.unknown ??= builtOption(program, word);
+      this.optionGlobs.push(word.value);
+    } else this.note(builtOption(program, word));
   }
 
   file(word: ShellWord): void {
@@ -1206,6 +1278,7 @@ class OperandCollector {
     for (const item of readOptions(args, gitOptionSyntax)) {
       if (item.kind === "operand") return aliases; // the subcommand
       if (item.kind === "built") {
+        // Not left to what a glob matches: its names may also make the subcommand (`git *`).
         this.note(builtOption("git", item.word));
         return aliases;
       }
@@ -1319,7 +1392,7 @@ class OperandCollector {
    */
   sshOptions(name: string, syntax: OptionSyntax, args: readonly ShellWord[], depth: number): void {
     for (const item of readOptions(args, syntax)) {
-      if (item.kind === "built") this.note(builtOption(name, item.word));
+      if (item.kind === "built") this.optionBuilt(name, item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
       const { name: option, value } = item;
       if (option === "-F") {
@@ -1361,9 +1434,10 @@ class OperandCollector {
    * CMD runs at each checkpoint.
    */
   tarCheckpointActions(args: readonly ShellWord[], depth: number): void {
-    for (const item of readOptions(args, tarCheckpointSyntax)) {
-      if (item.kind === "built") this.note(builtOption("tar", item.word));
+    for (const item of readOptions(args, withValueOptions(tarCheckpointSyntax, "tar"))) {
+      if (item.kind === "built") this.optionBuilt("tar", item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
+      if (item.name !== "--checkpoint-action") continue;
       if (!keyWritten(item.value)) {
         this.note("'tar --checkpoint-action' is an action named by expansion or substitution");
         continue;
@@ -1387,9 +1461,9 @@ class OperandCollector {
     }
     const syntax = programCommandOptions.get(name);
     if (syntax === undefined) return;
-    for (const item of readOptions(args, syntax)) {
-      if (item.kind === "built") this.note(builtOption(name, item.word));
-      if (item.kind === "option" && item.value !== undefined) {
+    for (const item of readOptions(args, withValueOptions(syntax, name))) {
+      if (item.kind === "built") this.optionBuilt(name, item.word);
+      if (item.kind === "option" && item.value !== undefined && listsOption(syntax, item.name)) {
         this.commandValue(`${name} ${item.given}`, item.value, depth);
       }
     }
@@ -1443,8 +1517,7 @@ class OperandCollector {
     const runsOptions =
       gitSubcommandCommandOptions.has(subcommand) || gitRemoteSubcommands.has(subcommand);
     for (const item of readOptions(after, syntax)) {
-      if (item.kind === "built" && runsOptions)
-        this.note(builtOption(`git ${subcommand}`, item.word));
+      if (item.kind === "built" && runsOptions) this.optionBuilt(`git ${subcommand}`, item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
       // `git clone -c core.sshCommand=CMD`: a setting of the new repository, used by the clone.
       if (subcommand === "clone" && (item.name === "-c" || item.name === "--config")) {
@@ -1553,24 +1626,43 @@ class OperandCollector {
     }
     if (subcommand === "diff") this.gitDiffFolders(after);
     let pathspecs = false;
-    for (const word of after) {
+    const optionsRead = gitOptionsRead.has(subcommand);
+    const revisions = ["log", "show", "whatchanged"].includes(subcommand);
+    for (let i = 0; i < after.length; i++) {
+      const word = after[i] as ShellWord;
       if (!pathspecs && !word.dynamic && word.value === "--") {
         pathspecs = true;
         continue;
       }
-      if (!pathspecs && !word.dynamic && word.value.startsWith("-")) {
+      const option =
+        !pathspecs &&
+        word.value.startsWith("-") &&
+        (!word.dynamic || (optionsRead && !hidesOption(word, gitRevisionValueOptions)));
+      if (option) {
         const equals = word.value.indexOf("=");
-        const option = equals === -1 ? word.value : word.value.slice(0, equals);
+        const name = equals === -1 ? word.value : word.value.slice(0, equals);
         // `--output=FILE` writes there; `-O` / `--orderfile=FILE` reads it.
-        if (equals !== -1 && gitFileOptions.has(option)) this.file(restOfWord(word, equals + 1));
+        if (equals !== -1 && gitFileOptions.has(name)) this.file(restOfWord(word, equals + 1));
+        if (optionsRead && subcommand !== "blame" && /^-O./.test(word.value)) {
+          this.file(restOfWord(word, 2));
+        }
         // `git blame -SFILE` reads revisions from FILE (and prints a line it cannot read).
         if (subcommand === "blame" && /^-S./.test(word.value)) this.file(restOfWord(word, 2));
-        // `git log -L1,9:FILE`, `-L:name:FILE`: the lines of FILE's history.
-        if (/^-L./.test(word.value)) {
+        // `git log -L1,9:FILE`, `-L:name:FILE`: the lines of FILE's history. A range built by
+        // expansion may hold the colon.
+        if (/^-L./.test(word.value) && word.dynamic) this.file(restOfWord(word, 2));
+        else if (/^-L./.test(word.value)) {
           const first = word.value.indexOf(":", 2);
           const last = word.value.lastIndexOf(":");
           if (first !== -1) this.file(restOfWord(word, first + 1));
           if (last !== first) this.file(restOfWord(word, last + 1));
+        }
+        // `--author "$USER"`, `-n "$N"`: the next word is the value, whatever it is.
+        if (revisions && gitRevisionValueOptions.separate.has(word.value)) {
+          const value = after[++i];
+          if (value !== undefined && splitsIntoWords(value)) {
+            this.note(builtOption(`git ${subcommand}`, value));
+          }
         }
         continue;
       }
@@ -1587,7 +1679,7 @@ class OperandCollector {
    */
   gitFileOptionValues(subcommand: string, syntax: GitFileOptions, after: readonly ShellWord[]) {
     for (const item of readOptions(after, syntax)) {
-      if (item.kind === "built") this.note(builtOption(`git ${subcommand}`, item.word));
+      if (item.kind === "built") this.optionBuilt(`git ${subcommand}`, item.word);
       if (item.kind !== "option" || item.value === undefined) continue;
       if (syntax.files.includes(item.name)) this.file(item.value);
     }
@@ -1860,6 +1952,7 @@ export function commandFileOperandDetails(command: string): CommandFileOperandDe
     paths: Object.freeze([...collector.paths]),
     unknown: collector.unknown,
     globs: Object.freeze([...collector.globs]),
+    optionGlobs: Object.freeze([...collector.optionGlobs]),
     opaque: collector.opaque,
     removed: Object.freeze([...collector.removed]),
     folders: Object.freeze([...collector.folders]),

@@ -121,7 +121,9 @@ export function writtenLength(word: ShellWord): number {
  * `-v$X` before a letter that takes a value), or it holds an unquoted expansion, which the shell
  * splits into words (`x$Y`: any of them may be an option). A value after the name may be built
  * (`--exec="$C"`, `-o"$C"`): that is an option whose value the text does not show. A word that
- * starts with a glob (`*`) is read as an operand: the names it matches are not in the text.
+ * starts with an unquoted glob (`*`, `?oProxy*`, `[-]-upload-pack*`) may too: `*`, `?` and
+ * `[...]` match names that start with `-`, and the folder may hold one (`-oProxyCommand=CMD`)
+ * by the time the command runs, made by this very command line (`touch -- -o... && ssh * x`).
  */
 export function hidesOption(word: ShellWord, syntax: OptionSyntax): boolean {
   const v = word.value;
@@ -131,6 +133,7 @@ export function hidesOption(word: ShellWord, syntax: OptionSyntax): boolean {
   if (/^[<>]\(/.test(v) && word.expansions[0] === quotedExpansion) return false;
   if (word.expansions[0] !== writtenText) return true;
   if (/^\{[^}]*(?:,|\.\.)[^}]*\}/.test(word.shadow)) return true;
+  if (/^[*?[]/.test(word.shadow)) return true;
   if (!v.startsWith("-") || v === "-") return false;
   const written = writtenLength(word);
   if (written === v.length) return false;

@@ -990,8 +990,125 @@ describe("options whose name is written and whose value is built by expansion", 
     }
   });
 
-  it("keeps asking for git log --grep with a built pattern, as before", () => {
-    expect(permissive.decide(terminal('git log --grep="$PATTERN"')).kind).toBe("ask");
+  it("reads a built word after any option that takes a value as that option's value", () => {
+    // Only the options that run a command were known to take a value, so the word after `-f`,
+    // `-o`, `--exclude` was read as one that may be an option. getopt gives it to the option.
+    for (const command of [
+      'tar -czf out.tgz --exclude "$X" src',
+      'tar -c --format "$F" -f out.tar src',
+      'sort -t "$SEP" -k2 README.md',
+      'sort -k "$K" README.md',
+      'rsync -av --exclude "$X" src/ build/',
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+    // A file value built by expansion is unknown and asks, for that reason.
+    for (const [command, reason] of [
+      ['tar -czf "$OUT" src', "'$OUT' is built by expansion"],
+      ['tar -cz -f "$OUT" src', "'$OUT' is built by expansion"],
+      ['sort -o "$OUT" README.md', "'$OUT' is built by expansion"],
+      ['tar -czf out.tgz -C "$D" src', "'$D' is built by expansion"],
+    ] as const) {
+      const decision = permissive.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.reason, command).toContain(reason);
+    }
+  });
+
+  it("runs git log, show and diff with options whose name is written and value is built", () => {
+    // They asked: a word built by expansion was read as a path. Their values name no file.
+    for (const command of [
+      'git log --grep="$PATTERN"',
+      'git log --author="$USER"',
+      'git log --grep="$Q"',
+      'git log --format="%h $X"',
+      'git log -n "$N"',
+      'git log -n"$N" --oneline',
+      'git log --author "$USER" --since "$D" -- src',
+      'git log -S "$NAME" -p',
+      'git show -s --format="%an" HEAD',
+      'git diff --stat --diff-filter="$F" HEAD~1',
+      'git blame --ignore-rev="$R" src/a.ts',
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+
+  it("asks for a git word built by expansion that may be a path or name a file", () => {
+    for (const command of [
+      'git log "$X"',
+      'git log -- "$X"',
+      'git show "$REV"',
+      'git log --"$X"=v',
+      "git log --author=$USER",
+      "git log -n $N",
+      'git log -L"$R"',
+      'git log -L1,5:"$F"',
+      'git log -L"$A":src/a.ts',
+      'git log -O"$F"',
+      "git log -O.env",
+      'git diff --output="$O"',
+      'git blame -S"$F" src/a.ts',
+      'git log -p"$X"',
+      'git checkout --ours="$X"',
+      'git send-email --to-cmd="$C" 0001.patch',
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+    }
+  });
+});
+
+describe("a word that starts with a glob, where a program reads options", () => {
+  // `*`, `?` and `[...]` match names that start with `-`: after `touch -- '-oProxyCommand=cp
+  // .env leak'`, `ssh [-]o* x` ran the ProxyCommand, and `git fetch [-]-upload-pack* .` a file
+  // named `--upload-pack=...`. The names are not in the text (the command line itself may make
+  // one), so such a word may be an option the text does not show.
+  it.each([
+    ["ssh [-]o* x"],
+    ["ssh ?oProxy* x"],
+    ["ssh * x"],
+    ["sftp * x"],
+    ["git fetch [-]-upload-pack* ."],
+    ["git push origin *"],
+    ["git clone * x"],
+    ["man [-]P* ls"],
+    ["man *"],
+    ["touch -- '-oProxyCommand=cp .env leak' && ssh [-]o* x"],
+    // Programs whose operands are not files: `-f.env`, `-r.env` read .env and print it.
+    ["date *"],
+    ["grep * src/a.ts"],
+    ["dd *"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+    expect(denyEnv.decide(terminal(command)).kind, command).not.toBe("allow");
+  });
+
+  it("asks for one beside a file whose name is an option", () => {
+    const folder = mkdtempSync(join(tmpdir(), "aintern-dash-"));
+    try {
+      writeFileSync(join(folder, "-oProxyCommand=cp .env leak"), "");
+      writeFileSync(join(folder, "--upload-pack=cp .env leak;git-upload-pack"), "");
+      for (const command of ["ssh [-]o* x", "ssh * x", "git fetch [-]-upload-pack* ."]) {
+        const decision = permissive.decide({ ...terminal(command), workspacePath: folder });
+        expect(decision.kind, command).toBe("ask");
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("still runs a glob the shell expands where no option is read", () => {
+    for (const command of [
+      "echo *",
+      "printf '%s\\n' *.ts",
+      'for f in src/*; do echo "$f"; done',
+      "ssh host uptime",
+      "git push origin main",
+      "man ls",
+      "git fetch origin './*'",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
   });
 });
 

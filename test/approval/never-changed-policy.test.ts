@@ -83,6 +83,36 @@ describe("ApprovalPolicy: the rules guarding what the model can never change", (
     expect(decide(neverChanged(rule()), "terminal-execute", { command }).kind).not.toBe("deny");
   });
 
+  // A name that starts with `-` is an option where a glob gives it: `tar czf a.tgz *` beside
+  // `--checkpoint-action=exec=CMD` runs CMD, which may change anything.
+  it("deny a glob where a program reads options when it matches a name that is an option", () => {
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), "aintern-never-changed-dash-")));
+    try {
+      mkdirSync(join(folder, "proj"));
+      writeFileSync(join(folder, "proj", "guarded.json"), "{}");
+      writeFileSync(join(folder, "--checkpoint-action=exec=sh x"), "");
+      for (const command of ["tar czf a.tgz *", "zip -r a.zip *", "ssh * host", "man [-]*"]) {
+        const decision = new ApprovalPolicy({ deny: [neverChanged(rule())] }).decide({
+          toolId: "terminal-execute",
+          category: ToolCategory.Terminal,
+          riskLevel: RiskLevel.High,
+          parameters: { command },
+          workspacePath: folder,
+        });
+        expect(decision.kind, command).toBe("deny");
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.each<[string]>([["tar czf a.tgz *.txt"], ["zip -r a.zip *.txt"], ["ssh * host"]])(
+    "leave %s to the rest of the policy when its glob matches no name that is an option",
+    (command) => {
+      expect(decide(neverChanged(rule()), "terminal-execute", { command }).kind).not.toBe("deny");
+    },
+  );
+
   it.each<[string, JsonObject]>([
     ["file-delete", { path: "proj" }],
     ["file-delete", { path: "other", recursive: true }],

@@ -110,12 +110,21 @@ describe("readOptions", () => {
     expect(read('tar -- "$O" --$X $Y', tar)).toEqual(["operand $O", "operand --$X", "operand $Y"]);
   });
 
-  it("takes a process substitution and a leading glob for operands", () => {
+  it("takes a process substitution for an operand, and a leading glob for a possible option", () => {
+    // `*`, `?` and `[...]` match names that start with `-` (a file `-oProxyCommand=CMD`).
     expect(read("tar <(echo x) *.tar -f a", tar)).toEqual([
       "operand <(echo x)",
-      "operand *.tar",
+      "built *.tar",
       "-f(-f)=a",
     ]);
+    expect(read("tar ?oProxy* [-]-file* ./*.tar '*' \\*", tar)).toEqual([
+      "built ?oProxy*",
+      "built [-]-file*",
+      "operand ./*.tar",
+      "operand *",
+      "operand *",
+    ]);
+    expect(read("tar -- *", tar)).toEqual(["operand *"]);
   });
   it("reads past -- when told, and gives a prefix of a flag to the flag", () => {
     const checkpoint: OptionSyntax = {
