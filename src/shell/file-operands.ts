@@ -21,6 +21,7 @@ import {
   quoteWords,
   stdinScripts,
   substitutionBodies,
+  unreadStdin,
 } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
 import {
@@ -31,6 +32,7 @@ import {
   writtenLength,
 } from "./program-options.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
+import { shellInput } from "./shell-invocation.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { writtenText } from "./shell-word.js";
@@ -547,6 +549,7 @@ const workingDirectoryOptions: ReadonlyMap<
   ["unshare", { short: "w", long: ["--wd"], withArgument: "S" }],
   ["nsenter", { short: "w", long: ["--wd"], withArgument: "tSGd" }],
   ["systemd-run", { short: "", long: ["--working-directory"], withArgument: "pEu" }],
+  ["start-stop-daemon", { short: "d", long: ["--chdir"], withArgument: "xpnugrsRaNPIkcO" }],
 ]);
 
 /** `find` primaries whose argument is a file it stats, reads or writes. */
@@ -571,7 +574,7 @@ const findRemovingPrimaries = new Set(["-delete", "-exec", "-execdir", "-ok", "-
 
 /** Programs that change the directory later relative paths are read from. */
 const directoryChangers = new Set(["cd", "pushd", "popd"]);
-const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
+const shells = new Set(["sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh"]);
 /** Redirections whose target is not a file: here-documents, here-strings. */
 const bodyOperators = new Set(["<<", "<<-", "<<<"]);
 /** Scripts nested deeper than this are not read: unknown. */
@@ -1011,6 +1014,7 @@ class OperandCollector {
     // Assignments in front of the command or of any wrapper's command (`nice env A=b cmd`).
     for (const stage of unwrapped.stages) this.assignments(stage, depth);
     for (const script of unwrapped.scripts) nested(script);
+    for (const reason of unwrapped.unread) this.note(reason);
     for (const stage of unwrapped.stages) {
       const name = stage[0] === undefined ? "" : commandName(stage[0].value);
       if (name === "xargs") this.note("'xargs' takes its operands from its input");
@@ -1040,10 +1044,12 @@ class OperandCollector {
       // `mapfile -C 'cat' -c 1 < list`: the callback runs with each line read as an argument.
       this.note(`'${name} -C' runs a command on the lines it reads`);
     } else if (shells.has(name)) {
-      const at = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
-      const script = at === -1 ? undefined : args[at + 1];
-      if (script !== undefined) nested(script.value);
+      const input = shellInput(args);
+      if (input.kind === "command" && input.script !== undefined) nested(input.script.value);
       for (const text of stdinScripts(simple)) nested(text);
+      if (input.kind === "built") this.note(`'${name}' is given an option built by expansion`);
+      const unread = input.kind === "stdin" ? unreadStdin(simple) : undefined;
+      if (unread !== undefined) this.note(`'${name}' reads its script from a pipe: ${unread}`);
     }
     for (const stage of unwrapped.stages) {
       if (stage[0] !== undefined) this.wrapperDirectory(commandName(stage[0].value), stage);
