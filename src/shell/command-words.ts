@@ -193,10 +193,17 @@ export function stdinScripts(command: ShellSimpleCommand): string[] {
  * `printf '%s .env' cat`).
  */
 export function unreadStdin(command: ShellSimpleCommand): string | undefined {
-  const writer = command.stdinFrom;
   if (command.stdinFromCompound === true) return "a compound command writes the shell's script";
-  const first = writer?.words[0];
-  if (writer === undefined || first === undefined) return undefined;
+  return command.stdinFrom === undefined ? undefined : unreadOutput(command.stdinFrom);
+}
+
+/**
+ * Why what `writer` prints cannot be read from the command line as a script, if it cannot (see
+ * {@link unreadStdin}).
+ */
+function unreadOutput(writer: ShellSimpleCommand): string | undefined {
+  const first = writer.words[0];
+  if (first === undefined) return undefined;
   const name = commandName(first.value);
   const args = writer.words.slice(1);
   if (first.dynamic) return "the program that writes the shell's script is built by expansion";
@@ -217,6 +224,20 @@ export function unreadStdin(command: ShellSimpleCommand): string | undefined {
     return unreadStdin(writer);
   }
   return `the shell runs what '${name}' writes`;
+}
+
+/**
+ * Why the script a shell or `source` reads from a process substitution (`sh <(cmd)`, `sh <
+ * <(cmd)`, `. <(cmd)`) cannot be read from the command line, if it cannot: as {@link
+ * unreadStdin}, for the one command `body` runs.
+ */
+export function unreadSubstitution(body: string): string | undefined {
+  const parsed = lexShellCommand(body);
+  if (!parsed.ok) return "the command that writes the script does not parse";
+  const [command, ...others] = parsed.commands;
+  if (command === undefined) return undefined;
+  if (others.length > 0) return "several commands write the script";
+  return unreadOutput(command);
 }
 
 /**

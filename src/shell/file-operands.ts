@@ -19,9 +19,12 @@ import {
   commandName,
   namesLongOption,
   quoteWords,
+  scriptsProducedBy,
+  stdinPaths,
   stdinScripts,
   substitutionBodies,
   unreadStdin,
+  unreadSubstitution,
 } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
 import {
@@ -917,6 +920,22 @@ class OperandCollector {
   }
 
   /**
+   * The script a shell or `source` reads from a process substitution among `words` (`sh <(cmd)`,
+   * `sh < <(cmd)`, `. <(cmd)`): read when `echo`, `printf` or `cat <<EOF` prints it, unknown
+   * otherwise (`sh <(base64 -d <<< ...)`).
+   */
+  substitutedScripts(name: string, words: readonly ShellWord[], depth: number): void {
+    for (const word of words) {
+      if (!/^[<>]\(/.test(word.value)) continue;
+      for (const body of word.substitutions) {
+        for (const text of scriptsProducedBy(body)) this.line(text, depth + 1);
+        const why = unreadSubstitution(body);
+        if (why !== undefined) this.note(`'${name}' runs a script a substitution writes: ${why}`);
+      }
+    }
+  }
+
+  /**
    * An unquoted glob in any command lists the names it matches (`echo /root/*`), so the folder
    * it matches in is a path of the call. A glob in an earlier segment (`*\/x`, `.?/x`) may pass
    * through links or `..` and cannot be told.
@@ -1050,6 +1069,16 @@ class OperandCollector {
       if (input.kind === "built") this.note(`'${name}' is given an option built by expansion`);
       const unread = input.kind === "stdin" ? unreadStdin(simple) : undefined;
       if (unread !== undefined) this.note(`'${name}' reads its script from a pipe: ${unread}`);
+      const from = input.kind === "file" ? [input.file] : [];
+      if (input.kind === "stdin") {
+        for (const r of simple.redirections) if (r.operator === "<") from.push(r.target);
+      }
+      this.substitutedScripts(name, from, depth);
+    } else if (name === "source" || name === ".") {
+      const script = args[0]?.value === "--" ? args[1] : args[0];
+      if (script !== undefined) this.substitutedScripts(name, [script], depth);
+      const unread = script !== undefined && stdinPaths.has(script.value) && unreadStdin(simple);
+      if (unread) this.note(`'${name}' reads its script from a pipe: ${unread}`);
     }
     for (const stage of unwrapped.stages) {
       if (stage[0] !== undefined) this.wrapperDirectory(commandName(stage[0].value), stage);

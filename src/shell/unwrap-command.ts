@@ -41,7 +41,7 @@ interface WrapperRule {
   readonly operands?: number;
   /** Operands to skip before the options (`setarch ARCH [options] cmd`). */
   readonly leadingOperands?: number;
-  /** One operand comes first unless an option with a value was given (`runcon CONTEXT cmd`). */
+  /** One operand comes first unless an option was given (`runcon CONTEXT cmd`). */
   readonly contextUnlessOptions?: true;
   /** Options whose argument is a command line run by a shell. */
   readonly scriptOptions?: readonly string[];
@@ -450,10 +450,11 @@ function skipWrapperArguments(
   const syntax = optionSyntax(rule);
   let from = start;
   const leading = Math.min(from + (rule.leadingOperands ?? 0), words.length);
-  for (; from < leading; from++) if (hidesOption(words[from] as ShellWord, syntax)) return from;
+  for (; from < leading && !(words[from] as ShellWord).value.startsWith("-"); from++) {
+    if (hidesOption(words[from] as ShellWord, syntax)) return from;
+  }
   const args = words.slice(from);
   let i = words.length;
-  let valued = false;
   for (const item of readOptions(args, syntax)) {
     if (item.kind === "built") return from + item.at;
     if (item.kind === "operand") {
@@ -464,12 +465,14 @@ function skipWrapperArguments(
       break;
     }
     if (item.kind !== "option") continue;
-    valued = true;
     if (rule.scriptOptions?.includes(item.name) && item.value !== undefined) {
       scripts.push(item.value.value);
     }
   }
-  const operands = (rule.operands ?? 0) + (rule.contextUnlessOptions && !valued ? 1 : 0);
+  // runcon's options (`-c` too, which takes no value) each replace its CONTEXT operand.
+  const optioned = args.slice(0, i - from).some((w) => w.value.startsWith("-") && w.value !== "-");
+  const context = rule.contextUnlessOptions === true && !optioned ? 1 : 0;
+  const operands = (rule.operands ?? 0) + context;
   const end = Math.min(i + operands, words.length);
   for (let at = i; at < end; at++) if (hidesOption(words[at] as ShellWord, syntax)) return at;
   return end;
@@ -650,22 +653,23 @@ const startStopSyntax: OptionSyntax = {
 
 /**
  * The command `start-stop-daemon` runs: its `--startas` program, else its `--exec` one, with
- * the words after `--` as arguments. Undefined when it names none; a word whose option the text
+ * its operands as arguments (those after `--`, and any getopt_long moves there). Undefined when it names none; a word whose option the text
  * does not show is taken for the program (built by expansion).
  */
 function startStopDaemonCommand(words: readonly ShellWord[]): ShellWord[] | undefined {
   let exec: ShellWord | undefined;
   let startAs: ShellWord | undefined;
+  const operands: ShellWord[] = [];
   for (const item of readOptions(words.slice(1), startStopSyntax)) {
     if (item.kind === "built") return [item.word];
+    if (item.kind === "operand") operands.push(item.word);
     if (item.kind !== "option" || item.value === undefined) continue;
     if (item.name === "-x" || item.name === "--exec") exec = item.value;
     if (item.name === "-a" || item.name === "--startas") startAs = item.value;
   }
   const program = startAs ?? exec;
   if (program === undefined) return undefined;
-  const dashes = words.findIndex((w) => w.value === "--");
-  return [program, ...(dashes === -1 ? [] : words.slice(dashes + 1))];
+  return [program, ...operands];
 }
 
 /** git's global options that take the next word as their value. */

@@ -1055,6 +1055,8 @@ describe("wrappers' options, programs that run their arguments, and scripts pipe
     ["start-stop-daemon -S -d src -x /bin/cat -- ../.env"],
     ["runcon -t x cat .env"],
     ["runcon ctx cat .env"],
+    ["runcon -c cat .env"],
+    ["start-stop-daemon -S -x /bin/cat .env"],
     ["tmux new -d 'cp .env leak'"],
     ["tmux new-session -d 'cp .env leak'"],
     ["tmux run-shell 'cat .env'"],
@@ -1080,6 +1082,16 @@ describe("wrappers' options, programs that run their arguments, and scripts pipe
     ["{ base64 -d <<< Y2F0IC5lbnY=; echo ok; } | sh"],
     ['echo "$X" | sh'],
     ["cat x.sh | sh"],
+    ["base64 -d <<< Y2F0IC5lbnY= | source /dev/stdin"],
+    ["base64 -d <<< Y2F0IC5lbnY= | . /dev/stdin"],
+    ["base64 -d <<< Y2F0IC5lbnY= | sh -"],
+    // A script a process substitution writes.
+    ["sh <(base64 -d <<< Y2F0IC5lbnY=)"],
+    ["sh < <(base64 -d <<< Y2F0IC5lbnY=)"],
+    ["source <(base64 -d <<< Y2F0IC5lbnY=)"],
+    ["sh <(echo 'cat .env')"],
+    ["bash < <(echo 'cat .env')"],
+    [". <(printf 'cat .env\\n')"],
   ])("asks for %j", (command) => {
     expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
   });
@@ -1106,6 +1118,10 @@ describe("wrappers' options, programs that run their arguments, and scripts pipe
       "echo 'ls' | sh",
       "printf 'ls\\n' | sh",
       "cat <<EOF | sh\nls\nEOF",
+      "sh <(echo 'ls')",
+      "source <(echo 'ls')",
+      "source .venv/bin/activate",
+      "bash scripts/build.sh",
     ]) {
       expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
     }
