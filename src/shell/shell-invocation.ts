@@ -18,7 +18,10 @@ export type ShellInput =
   | { readonly kind: "file"; readonly file: ShellWord }
   /** Its standard input: no operand, `-s`, or `/dev/stdin`. */
   | { readonly kind: "stdin" }
-  /** A word that may be an option the text does not show (`sh $OPTS`): it cannot be told. */
+  /**
+   * A word that may be an option the text does not show, before other words (`sh "$X" 'cmd'`,
+   * where `$X` may be `-c`): where the script comes from cannot be told.
+   */
   | { readonly kind: "built"; readonly word: ShellWord };
 
 /** bash's long options that take the next word (`--rcfile FILE`). */
@@ -35,7 +38,12 @@ export function shellInput(args: readonly ShellWord[]): ShellInput {
   let at = 0;
   for (; at < args.length; at++) {
     const word = args[at] as ShellWord;
-    if (hidesOption(word, { short: "oO" })) return { kind: "built", word };
+    if (hidesOption(word, { short: "oO" })) {
+      // After `-c` it is read as the script (built by expansion); last, as the script file.
+      if (command) return { kind: "command", script: word };
+      if (at === args.length - 1) break;
+      return { kind: "built", word };
+    }
     const v = word.value;
     if (v === "--" || v === "-") {
       at++;

@@ -1122,6 +1122,8 @@ describe("wrappers' options, programs that run their arguments, and scripts pipe
       "source <(echo 'ls')",
       "source .venv/bin/activate",
       "bash scripts/build.sh",
+      'bash "$SCRIPT"',
+      'bash -x "$F"',
     ]) {
       expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
     }

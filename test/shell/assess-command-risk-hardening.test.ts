@@ -264,4 +264,8 @@ describe("wrappers' options by prefix, programs that run their arguments, `sh -c
     expect(assessCommandRisk(command).riskLevel).toBe(Critical);
     expect(matchDenyPattern("rm *", command)).toBe("match");
   });
+  it("keeps a shell's script built by expansion Critical", () => {
+    expect(assessCommandRisk('bash -c "$CMD"').riskLevel).toBe(Critical);
+    expect(assessCommandRisk('sh -c -- "$CMD"').riskLevel).toBe(Critical);
+  });
 });
