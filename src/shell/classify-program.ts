@@ -12,6 +12,7 @@ import {
 import { assignmentName, assignmentRisk } from "./environment-assignments.js";
 import { checkProgramOptions, pagers, readOnlyPrograms } from "./read-only-programs.js";
 import type { ClassifyContext } from "./risk-findings.js";
+import { shellInput } from "./shell-invocation.js";
 import type { ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { unwrapCommand } from "./unwrap-command.js";
@@ -28,6 +29,7 @@ const { Medium, High, Critical } = RiskLevel;
 const shells = new Set([
   "sh",
   "bash",
+  "rbash",
   "zsh",
   "dash",
   "ksh",
@@ -38,6 +40,8 @@ const shells = new Set([
   "tcsh",
   "busybox",
 ]);
+/** The shells whose arguments {@link shellInput} reads (`fish -c` takes its script as `-c`'s value). */
+const posixShells = new Set(["sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh"]);
 const interpreters = new Set(
   "python python2 python3 perl ruby node nodejs php deno bun lua tclsh awk gawk mawk nawk osascript pwsh".split(
     " ",
@@ -307,7 +311,12 @@ function classifyInterpreter(
   }
   const inlineAt = args.findIndex((a) => isInlineCodeFlag(name, a));
   if (inlineAt !== -1) {
-    const script = /awk$/.test(name) ? args[inlineAt] : args[inlineAt + 1];
+    let script = /awk$/.test(name) ? args[inlineAt] : args[inlineAt + 1];
+    if (posixShells.has(name)) {
+      // `bash -c -- 'cmd'`, `bash -c -e 'cmd'`: the script is the first operand after the options.
+      const input = shellInput(words.slice(1));
+      script = input.kind === "command" ? input.script?.value : undefined;
+    }
     if (shells.has(name) && script !== undefined) {
       findings.add(Medium, `It runs a script through '${name} -c'.`);
       context.assess(script);

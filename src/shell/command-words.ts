@@ -185,6 +185,62 @@ export function stdinScripts(command: ShellSimpleCommand): string[] {
 }
 
 /**
+ * Why the text a command reads through a pipe cannot be read from the command line as the
+ * script a shell would run, if it cannot: it comes from a compound command or a program other
+ * than `echo`, `printf` and `cat` of here-documents (`base64 -d`, `cat x.sh`), or their text is
+ * built by expansion or has what they would rewrite (a backslash escape: `echo -e 'cat\x20.env'`,
+ * `printf 'cat\040.env'`, which `dash`'s `echo` rewrites without `-e` too; a `printf` directive:
+ * `printf '%s .env' cat`).
+ */
+export function unreadStdin(command: ShellSimpleCommand): string | undefined {
+  if (command.stdinFromCompound === true) return "a compound command writes the shell's script";
+  return command.stdinFrom === undefined ? undefined : unreadOutput(command.stdinFrom);
+}
+
+/**
+ * Why what `writer` prints cannot be read from the command line as a script, if it cannot (see
+ * {@link unreadStdin}).
+ */
+function unreadOutput(writer: ShellSimpleCommand): string | undefined {
+  const first = writer.words[0];
+  if (first === undefined) return undefined;
+  const name = commandName(first.value);
+  const args = writer.words.slice(1);
+  if (first.dynamic) return "the program that writes the shell's script is built by expansion";
+  if (name === "echo" || name === "printf") {
+    const text = args.filter((w) => !(name === "echo" ? /^-[neE]+$/ : /^--$/).test(w.value));
+    if (text.some((w) => w.dynamic)) return `the text '${name}' writes is built by expansion`;
+    // printf's `\n` is a newline, as it is read; echo's is one in some shells only (dash).
+    const escaped = (v: string) => (name === "printf" ? v.replaceAll("\\n", "") : v).includes("\\");
+    if (text.some((w) => escaped(w.value) || (name === "printf" && w.value.includes("%")))) {
+      return `'${name}' rewrites the text it writes (escapes, directives)`;
+    }
+    return undefined;
+  }
+  if (name === "cat") {
+    if (args.length > 0) return "'cat' writes files' text as the shell's script";
+    const fromFile = writer.redirections.some((r) => ["<", "<>", "<&"].includes(r.operator));
+    if (fromFile) return "'cat' writes a file's text as the shell's script";
+    return unreadStdin(writer);
+  }
+  return `the shell runs what '${name}' writes`;
+}
+
+/**
+ * Why the script a shell or `source` reads from a process substitution (`sh <(cmd)`, `sh <
+ * <(cmd)`, `. <(cmd)`) cannot be read from the command line, if it cannot: as {@link
+ * unreadStdin}, for the one command `body` runs.
+ */
+export function unreadSubstitution(body: string): string | undefined {
+  const parsed = lexShellCommand(body);
+  if (!parsed.ok) return "the command that writes the script does not parse";
+  const [command, ...others] = parsed.commands;
+  if (command === undefined) return undefined;
+  if (others.length > 0) return "several commands write the script";
+  return unreadOutput(command);
+}
+
+/**
  * Whether a long option as written (`--compress-prog`) names `full` (`--compress-program`):
  * GNU getopt_long and git accept any unambiguous prefix, one letter too (`cp --t=DIR` is
  * `--target-directory`), so a prefix must be judged as the option it may stand for. A prefix

@@ -20,8 +20,12 @@ import {
   commandName,
   namesLongOption,
   quoteWords,
+  scriptsProducedBy,
+  stdinPaths,
   stdinScripts,
   substitutionBodies,
+  unreadStdin,
+  unreadSubstitution,
 } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
 import { gitIndexSubcommands } from "./git-index-options.js";
@@ -35,6 +39,7 @@ import {
   writtenLength,
 } from "./program-options.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
+import { shellInput } from "./shell-invocation.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { writtenText } from "./shell-word.js";
@@ -580,6 +585,7 @@ const workingDirectoryOptions: ReadonlyMap<
   ["unshare", { short: "w", long: ["--wd"], withArgument: "S" }],
   ["nsenter", { short: "w", long: ["--wd"], withArgument: "tSGd" }],
   ["systemd-run", { short: "", long: ["--working-directory"], withArgument: "pEu" }],
+  ["start-stop-daemon", { short: "d", long: ["--chdir"], withArgument: "xpnugrsRaNPIkcO" }],
 ]);
 
 /** `find` primaries whose argument is a file it stats, reads or writes. */
@@ -604,7 +610,7 @@ const findRemovingPrimaries = new Set(["-delete", "-exec", "-execdir", "-ok", "-
 
 /** Programs that change the directory later relative paths are read from. */
 const directoryChangers = new Set(["cd", "pushd", "popd"]);
-const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
+const shells = new Set(["sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh"]);
 /** Redirections whose target is not a file: here-documents, here-strings. */
 const bodyOperators = new Set(["<<", "<<-", "<<<"]);
 /** Scripts nested deeper than this are not read: unknown. */
@@ -1008,6 +1014,22 @@ class OperandCollector {
   }
 
   /**
+   * The script a shell or `source` reads from a process substitution among `words` (`sh <(cmd)`,
+   * `sh < <(cmd)`, `. <(cmd)`): read when `echo`, `printf` or `cat <<EOF` prints it, unknown
+   * otherwise (`sh <(base64 -d <<< ...)`).
+   */
+  substitutedScripts(name: string, words: readonly ShellWord[], depth: number): void {
+    for (const word of words) {
+      if (!/^[<>]\(/.test(word.value)) continue;
+      for (const body of word.substitutions) {
+        for (const text of scriptsProducedBy(body)) this.line(text, depth + 1);
+        const why = unreadSubstitution(body);
+        if (why !== undefined) this.note(`'${name}' runs a script a substitution writes: ${why}`);
+      }
+    }
+  }
+
+  /**
    * An unquoted glob in any command lists the names it matches (`echo /root/*`), so the folder
    * it matches in is a path of the call. A glob in an earlier segment (`*\/x`, `.?/x`) may pass
    * through links or `..` and cannot be told.
@@ -1105,6 +1127,7 @@ class OperandCollector {
     // Assignments in front of the command or of any wrapper's command (`nice env A=b cmd`).
     for (const stage of unwrapped.stages) this.assignments(stage, depth);
     for (const script of unwrapped.scripts) nested(script);
+    for (const reason of unwrapped.unread) this.note(reason);
     for (const stage of unwrapped.stages) {
       const name = stage[0] === undefined ? "" : commandName(stage[0].value);
       if (name === "xargs") this.note("'xargs' takes its operands from its input");
@@ -1134,10 +1157,22 @@ class OperandCollector {
       // `mapfile -C 'cat' -c 1 < list`: the callback runs with each line read as an argument.
       this.note(`'${name} -C' runs a command on the lines it reads`);
     } else if (shells.has(name)) {
-      const at = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a.value));
-      const script = at === -1 ? undefined : args[at + 1];
-      if (script !== undefined) nested(script.value);
+      const input = shellInput(args);
+      if (input.kind === "command" && input.script !== undefined) nested(input.script.value);
       for (const text of stdinScripts(simple)) nested(text);
+      if (input.kind === "built") this.note(`'${name}' is given an option built by expansion`);
+      const unread = input.kind === "stdin" ? unreadStdin(simple) : undefined;
+      if (unread !== undefined) this.note(`'${name}' reads its script from a pipe: ${unread}`);
+      const from = input.kind === "file" ? [input.file] : [];
+      if (input.kind === "stdin") {
+        for (const r of simple.redirections) if (r.operator === "<") from.push(r.target);
+      }
+      this.substitutedScripts(name, from, depth);
+    } else if (name === "source" || name === ".") {
+      const script = args[0]?.value === "--" ? args[1] : args[0];
+      if (script !== undefined) this.substitutedScripts(name, [script], depth);
+      const unread = script !== undefined && stdinPaths.has(script.value) && unreadStdin(simple);
+      if (unread) this.note(`'${name}' reads its script from a pipe: ${unread}`);
     }
     for (const stage of unwrapped.stages) {
       if (stage[0] !== undefined) this.wrapperDirectory(commandName(stage[0].value), stage);

@@ -8,6 +8,7 @@ import {
   stdinScripts,
   substitutionBodies,
 } from "./command-words.js";
+import { shellInput } from "./shell-invocation.js";
 import type { ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { unwrapCommand } from "./unwrap-command.js";
@@ -18,7 +19,7 @@ export type DenyPatternMatch = "match" | "no-match" | "unsure";
 /** Scripts nested deeper than this are not read: the deny check is unsure. */
 const maxDepth = 8;
 
-const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox"]);
+const shells = new Set(["sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh", "busybox"]);
 /** Programs known not to run their arguments as a command. */
 const neverRunArguments = new Set(
   (
@@ -148,8 +149,8 @@ class DenyMatcher {
       text === undefined ? "no-match" : this.line(text, depth + 1);
     let inner: DenyPatternMatch = "no-match";
     if (shells.has(name)) {
-      const at = args.findIndex((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a));
-      if (at !== -1) inner = script(args[at + 1]);
+      const input = shellInput(words.slice(1));
+      if (input.kind === "command") inner = script(input.script?.value);
     } else if (name === "alias") {
       for (const arg of args) {
         const at = arg.indexOf("=");

@@ -16,6 +16,11 @@ export interface ShellSimpleCommand {
   readonly redirections: readonly ShellRedirection[];
   /** The simple command whose output this one reads through a pipe (`a | b`: `a` for `b`). */
   stdinFrom?: ShellSimpleCommand;
+  /**
+   * The pipe comes from a compound command (`{ a; b; } | c`, `( a ) | c`): `stdinFrom` is then
+   * only its last simple command, and the others write to the pipe too.
+   */
+  stdinFromCompound?: true;
 }
 
 /** Words the shell expands but does not run: `for` lists, `case` subjects and patterns, `[[ ]]`. */
@@ -171,7 +176,7 @@ export class ShellGrammar extends ShellScanner {
       if (time && token.kind === "word" && token.word.value === "--") this.take();
       token = this.peek();
     }
-    this.parseCommand();
+    let simple = this.parseCommand();
     while (isOp(this.peek(), "|", "|&")) {
       // `|&` pipes standard error too: a redirection in disguise.
       if (isOp(this.take(), "|&")) this.flags.hasRedirection = true;
@@ -179,9 +184,11 @@ export class ShellGrammar extends ShellScanner {
       this.expectCommandAfterOperator();
       const writer = this.commands.at(-1);
       const first = this.commands.length;
-      this.parseCommand();
+      const compound = !simple;
+      simple = this.parseCommand();
       const reader = this.commands[first];
       if (reader !== undefined && writer !== undefined) reader.stdinFrom = writer;
+      if (reader !== undefined && compound) reader.stdinFromCompound = true;
     }
   }
 
@@ -194,7 +201,8 @@ export class ShellGrammar extends ShellScanner {
     }
   }
 
-  private parseCommand(): void {
+  /** Parses one command of a pipeline; true when it is a simple command. */
+  private parseCommand(): boolean {
     const token = this.peek();
     if (token.kind === "end") {
       this.fail("Command ends with an operator ('&&', '||' or '|') that has no command after it.");
@@ -203,16 +211,17 @@ export class ShellGrammar extends ShellScanner {
       this.take();
       this.parseSubshell();
       this.parseTrailingRedirections();
-      return;
+      return false;
     }
     if (token.kind === "op") {
       this.fail(`Unexpected ${describe(token)} at offset ${token.at}: no command before it.`);
     }
     if (token.kind === "word" && isReserved(token, ...reservedWords)) {
       this.parseCompound(token.word.value);
-      return;
+      return false;
     }
     this.parseSimpleCommand();
+    return true;
   }
 
   private parseSubshell(): void {

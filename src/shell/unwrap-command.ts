@@ -1,9 +1,10 @@
 import { RiskLevel } from "../core/index.js";
-import { commandName, isOption } from "./command-words.js";
+import { commandName } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
-import { hidesOption, type OptionSyntax, splitsIntoWords } from "./program-options.js";
+import { hidesOption, type OptionSyntax, readOptions } from "./program-options.js";
 import type { RiskFinding } from "./read-only-programs.js";
 import type { ShellWord } from "./shell-scanner.js";
+import { tmuxScripts } from "./tmux-commands.js";
 
 /**
  * Looks through the programs that run the rest of their words as a command (`sudo`, `env`,
@@ -24,14 +25,24 @@ export interface UnwrappedCommand {
   readonly scripts: readonly string[];
   /** What the wrappers add to the risk (`sudo`: elevated; `xargs`: runs a command on input). */
   readonly findings: readonly RiskFinding[];
+  /** Why something a program runs cannot be read as a command line (`tmux send-keys`). */
+  readonly unread: readonly string[];
 }
 
 interface WrapperRule {
-  /** Short options (letters) and long options that take an argument. */
+  /**
+   * Short options (letters) and long options that take an argument. A long option is also
+   * written as any prefix getopt_long takes (`--sig` for `--signal`); an option whose argument
+   * is optional (`env --default-signal[=SIG]`) takes it only after `=` and is not listed.
+   */
   readonly withArgument?: string;
   readonly longWithArgument?: readonly string[];
   /** Operands to skip after the options (`timeout DURATION`, `chrt PRIORITY`, `flock FILE`). */
   readonly operands?: number;
+  /** Operands to skip before the options (`setarch ARCH [options] cmd`). */
+  readonly leadingOperands?: number;
+  /** One operand comes first unless an option was given (`runcon CONTEXT cmd`). */
+  readonly contextUnlessOptions?: true;
   /** Options whose argument is a command line run by a shell. */
   readonly scriptOptions?: readonly string[];
   readonly finding?: RiskFinding;
@@ -39,6 +50,11 @@ interface WrapperRule {
   readonly dashIsOption?: true;
   /** The script option may come after operands (`su root -c cmd`, `flock file -c cmd`). */
   readonly scriptAnywhere?: true;
+  /**
+   * Its options may come after operands, as getopt_long reads them (`su root --command=cmd`):
+   * script options are looked for there by their getopt syntax, not only as `-c`/`--command`.
+   */
+  readonly permutes?: true;
   /** The words after the operands form one command line for a shell (`watch`, `ssh`). */
   readonly joinsCommand?: true;
 }
@@ -52,7 +68,7 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   [
     "sudo",
     {
-      withArgument: "ugUpCDhrtTR",
+      withArgument: "ugUpCDhrtTRc",
       longWithArgument: [
         "--user",
         "--group",
@@ -71,14 +87,42 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   ],
   ["doas", { withArgument: "uC", finding: elevated("doas") }],
   ["pkexec", { longWithArgument: ["--user"], finding: elevated("pkexec") }],
-  ["run0", { withArgument: "ugD", finding: elevated("run0") }],
+  [
+    "run0",
+    {
+      withArgument: "ugD",
+      longWithArgument: [
+        "--user",
+        "--group",
+        "--chdir",
+        "--nice",
+        "--setenv",
+        "--unit",
+        "--property",
+        "--description",
+        "--slice",
+        "--machine",
+        "--background",
+      ],
+      finding: elevated("run0"),
+    },
+  ],
   [
     "runuser",
     {
       scriptAnywhere: true,
-      withArgument: "ugGcs",
-      longWithArgument: ["--user", "--group", "--command", "--shell"],
-      scriptOptions: ["-c", "--command"],
+      permutes: true,
+      withArgument: "ugGcsw",
+      longWithArgument: [
+        "--user",
+        "--group",
+        "--supp-group",
+        "--command",
+        "--session-command",
+        "--shell",
+        "--whitelist-environment",
+      ],
+      scriptOptions: ["-c", "--command", "--session-command"],
       finding: elevated("runuser"),
     },
   ],
@@ -86,9 +130,17 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
     "su",
     {
       scriptAnywhere: true,
+      permutes: true,
       withArgument: "cgGsw",
-      longWithArgument: ["--command", "--group", "--shell"],
-      scriptOptions: ["-c", "--command"],
+      longWithArgument: [
+        "--command",
+        "--session-command",
+        "--group",
+        "--supp-group",
+        "--shell",
+        "--whitelist-environment",
+      ],
+      scriptOptions: ["-c", "--command", "--session-command"],
       finding: elevated("su"),
     },
   ],
@@ -98,14 +150,7 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
     {
       dashIsOption: true,
       withArgument: "uCSP",
-      longWithArgument: [
-        "--unset",
-        "--chdir",
-        "--split-string",
-        "--default-signal",
-        "--ignore-signal",
-        "--block-signal",
-      ],
+      longWithArgument: ["--unset", "--chdir", "--split-string"],
       scriptOptions: ["-S", "--split-string"],
     },
   ],
@@ -117,8 +162,21 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   ["time", { withArgument: "fo", longWithArgument: ["--format", "--output"] }],
   ["stdbuf", { withArgument: "ioe", longWithArgument: ["--input", "--output", "--error"] }],
   ["nice", { withArgument: "n", longWithArgument: ["--adjustment"] }],
-  ["ionice", { withArgument: "cnpPu", longWithArgument: ["--class", "--classdata"] }],
-  ["chrt", { operands: 1 }],
+  [
+    "ionice",
+    {
+      withArgument: "cnpPu",
+      longWithArgument: ["--class", "--classdata", "--pid", "--pgid", "--uid"],
+    },
+  ],
+  [
+    "chrt",
+    {
+      withArgument: "TPD",
+      longWithArgument: ["--sched-runtime", "--sched-period", "--sched-deadline"],
+      operands: 1,
+    },
+  ],
   ["taskset", { withArgument: "", operands: 1 }],
   ["timeout", { withArgument: "sk", longWithArgument: ["--signal", "--kill-after"], operands: 1 }],
   [
@@ -126,7 +184,7 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
     {
       scriptAnywhere: true,
       withArgument: "wEc",
-      longWithArgument: ["--timeout", "--conflict-exit-code", "--command"],
+      longWithArgument: ["--timeout", "--wait", "--conflict-exit-code", "--command"],
       operands: 1,
       scriptOptions: ["-c", "--command"],
     },
@@ -135,8 +193,18 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
     "script",
     {
       scriptAnywhere: true,
-      withArgument: "cEeIOTtB",
-      longWithArgument: ["--command", "--log-io", "--log-in", "--log-out", "--log-timing"],
+      permutes: true,
+      withArgument: "cEIOTBmo",
+      longWithArgument: [
+        "--command",
+        "--echo",
+        "--log-io",
+        "--log-in",
+        "--log-out",
+        "--log-timing",
+        "--logging-format",
+        "--output-limit",
+      ],
       scriptOptions: ["-c", "--command"],
     },
   ],
@@ -145,19 +213,16 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
     {
       joinsCommand: true,
       withArgument: "nq",
-      longWithArgument: ["--interval", "--differences", "--equexit"],
+      longWithArgument: ["--interval", "--equexit"],
     },
   ],
   [
     "xargs",
     {
-      withArgument: "aEeIiLlnPsd",
+      withArgument: "aEILnPsd",
       longWithArgument: [
         "--arg-file",
         "--delimiter",
-        "--eof",
-        "--replace",
-        "--max-lines",
         "--max-args",
         "--max-procs",
         "--max-chars",
@@ -184,12 +249,14 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   [
     "unshare",
     {
-      withArgument: "S",
+      withArgument: "SGRw",
       longWithArgument: [
         "--setuid",
         "--setgid",
         "--map-user",
         "--map-group",
+        "--map-users",
+        "--map-groups",
         "--propagation",
         "--root",
         "--wd",
@@ -199,8 +266,8 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   [
     "nsenter",
     {
-      withArgument: "tSGwr",
-      longWithArgument: ["--target", "--setuid", "--setgid", "--wd", "--root"],
+      withArgument: "tSG",
+      longWithArgument: ["--target", "--setuid", "--setgid"],
       finding: elevated("nsenter"),
     },
   ],
@@ -222,9 +289,40 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   ],
   [
     "strace",
-    { withArgument: "eoOpPsSuUXIbE", longWithArgument: ["--output", "--trace", "--signal"] },
+    {
+      withArgument: "aeoOpPsSuUXIbE",
+      longWithArgument: [
+        "--output",
+        "--trace",
+        "--signal",
+        "--attach",
+        "--trace-path",
+        "--string-limit",
+        "--user",
+        "--env",
+        "--columns",
+        "--summary-sort-by",
+        "--summary-columns",
+        "--abbrev",
+        "--verbose",
+        "--raw",
+        "--read",
+        "--write",
+        "--inject",
+        "--fault",
+        "--status",
+        "--trace-fds",
+        "--argv0",
+      ],
+    },
   ],
-  ["ltrace", { withArgument: "eoOpPsSuUXIbEn" }],
+  [
+    "ltrace",
+    {
+      withArgument: "aADeFlnopsuwx",
+      longWithArgument: ["--align", "--config", "--indent", "--library", "--output"],
+    },
+  ],
   ["valgrind", {}],
   ["catchsegv", {}],
   ["unbuffer", {}],
@@ -269,8 +367,38 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
         "--slice",
         "--host",
         "--machine",
+        "--nice",
+        "--service-type",
+        "--on-calendar",
+        "--on-active",
+        "--path-property",
+        "--socket-property",
+        "--timer-property",
       ],
       finding: elevated("systemd-run"),
+    },
+  ],
+  [
+    "prlimit",
+    // The limits (`--nofile=100`, `-n100`) take their values attached only.
+    {
+      withArgument: "po",
+      longWithArgument: ["--pid", "--output"],
+      finding: { level: RiskLevel.Medium, reason: "It sets resource limits ('prlimit')." },
+    },
+  ],
+  ["setarch", { leadingOperands: 1 }],
+  ...["linux32", "linux64", "i386", "x86_64", "uname26"].map((name): [string, WrapperRule] => [
+    name,
+    {},
+  ]),
+  ["logsave", { operands: 1 }],
+  [
+    "runcon",
+    {
+      contextUnlessOptions: true,
+      withArgument: "rtul",
+      longWithArgument: ["--role", "--type", "--user", "--range"],
     },
   ],
   ["npx", { finding: { level: RiskLevel.Medium, reason: "It runs a package's program ('npx')." } }],
@@ -300,12 +428,18 @@ const runSubcommands: ReadonlyMap<string, string> = new Map<string, string>([
   ["direnv", "exec"],
 ]);
 
+/** How `rule` writes its options, for {@link readOptions}. */
+function optionSyntax(rule: WrapperRule): OptionSyntax {
+  return { short: rule.withArgument ?? "", long: rule.longWithArgument };
+}
+
 /**
- * Skips a wrapper's options and operands; returns the index of its command and any scripts. A
- * word that may be an option the text does not show (`nice -"$X" 5 cat x`, `timeout "$T" 5 cat
- * x`), or a value the shell may split into more words, stops the skipping there: what the
- * wrapper runs cannot be told, so that word is taken for the program, which is built by
- * expansion.
+ * Skips a wrapper's options and operands; returns the index of its command and any scripts.
+ * Options are read as getopt_long reads them up to the first operand (the wrappers stop there:
+ * what follows is the command's), long ones also by a prefix (`--sig` for `--signal`). A word
+ * that may be an option the text does not show (`nice -"$X" 5 cat x`, `timeout "$T" 5 cat x`),
+ * or a value the shell may split into more words, stops the skipping there: what the wrapper
+ * runs cannot be told, so that word is taken for the program, which is built by expansion.
  */
 function skipWrapperArguments(
   words: readonly ShellWord[],
@@ -313,45 +447,65 @@ function skipWrapperArguments(
   rule: WrapperRule,
   scripts: string[],
 ): number {
-  const syntax: OptionSyntax = { short: rule.withArgument ?? "", long: rule.longWithArgument };
-  const splits = (at: number) => words[at] !== undefined && splitsIntoWords(words[at]);
-  let i = start;
-  while (i < words.length) {
-    if (hidesOption(words[i] as ShellWord, syntax)) return i;
-    const word = (words[i] as ShellWord).value;
-    if (word === "--") {
-      i++;
+  const syntax = optionSyntax(rule);
+  let from = start;
+  const leading = Math.min(from + (rule.leadingOperands ?? 0), words.length);
+  for (; from < leading && !(words[from] as ShellWord).value.startsWith("-"); from++) {
+    if (hidesOption(words[from] as ShellWord, syntax)) return from;
+  }
+  const args = words.slice(from);
+  let i = words.length;
+  for (const item of readOptions(args, syntax)) {
+    if (item.kind === "built") return from + item.at;
+    if (item.kind === "operand") {
+      // `env -` is `env -i`; after `--` it is the command.
+      const dashed = args[item.at - 1]?.value === "--";
+      if (item.word.value === "-" && rule.dashIsOption === true && !dashed) continue;
+      i = from + item.at;
       break;
     }
-    // `env -` is `env -i`.
-    if (!isOption(word) && !(word === "-" && rule.dashIsOption === true)) break;
-    if (word.startsWith("--")) {
-      const [name = word] = word.split("=", 1);
-      const takes = rule.longWithArgument?.includes(name) ?? false;
-      const value = word.includes("=") ? word.slice(word.indexOf("=") + 1) : words[i + 1]?.value;
-      if (rule.scriptOptions?.includes(name) && value !== undefined) scripts.push(value);
-      if (takes && !word.includes("=") && splits(i + 1)) return i + 1;
-      i += takes && !word.includes("=") ? 2 : 1;
-      continue;
+    if (item.kind !== "option") continue;
+    if (rule.scriptOptions?.includes(item.name) && item.value !== undefined) {
+      scripts.push(item.value.value);
     }
-    // Short options: the first letter that takes an argument takes the rest of the word or the next one.
-    let consumed = 1;
-    for (let j = 1; j < word.length; j++) {
-      const letter = word.charAt(j);
-      if (rule.withArgument?.includes(letter)) {
-        const attached = word.slice(j + 1);
-        const value = attached !== "" ? attached : words[i + 1]?.value;
-        if (rule.scriptOptions?.includes(`-${letter}`) && value !== undefined) scripts.push(value);
-        if (attached === "") consumed = 2;
-        if (attached === "" && splits(i + 1)) return i + 1;
-        break;
-      }
-    }
-    i += consumed;
   }
-  const end = Math.min(i + (rule.operands ?? 0), words.length);
+  // runcon's options (`-c` too, which takes no value) each replace its CONTEXT operand.
+  const optioned = args.slice(0, i - from).some((w) => w.value.startsWith("-") && w.value !== "-");
+  const context = rule.contextUnlessOptions === true && !optioned ? 1 : 0;
+  const operands = (rule.operands ?? 0) + context;
+  const end = Math.min(i + operands, words.length);
   for (let at = i; at < end; at++) if (hidesOption(words[at] as ShellWord, syntax)) return at;
   return end;
+}
+
+/**
+ * The scripts of a wrapper's script option written after its operands: as getopt_long permutes
+ * them (`su root --session-command=cmd`), else as `-c` / `--command` literally (`flock FILE -c
+ * cmd`, `sg GROUP -c cmd`, `su root -- -c cmd`).
+ */
+function trailingScripts(words: readonly ShellWord[], rule: WrapperRule): string[] {
+  const scripts: string[] = [];
+  if (rule.permutes === true) {
+    for (const item of readOptions(words, optionSyntax(rule))) {
+      if (item.kind !== "option" || !rule.scriptOptions?.includes(item.name)) continue;
+      if (item.value !== undefined) scripts.push(item.value.value);
+    }
+    if (scripts.length > 0) return scripts;
+  }
+  // Also after `--`: su hands the words after the user to the shell (`su root -- -c cmd`).
+  for (let k = 0; k < words.length; k++) {
+    const value = (words[k] as ShellWord).value;
+    if (value === "-c" || value === "--command") {
+      const script = words[k + 1]?.value;
+      if (script !== undefined) scripts.push(script);
+      break;
+    }
+    if (value.startsWith("--command=")) {
+      scripts.push(value.slice("--command=".length));
+      break;
+    }
+  }
+  return scripts;
 }
 
 /**
@@ -363,6 +517,7 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
   const assignments: string[] = [];
   const scripts: string[] = [];
   const findings: RiskFinding[] = [];
+  const unread: string[] = [];
   let words = original;
   for (let round = 0; round < 64; round++) {
     let i = 0;
@@ -400,8 +555,24 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
       stages.push(words);
       continue;
     }
+    if (name === "start-stop-daemon") {
+      const started = startStopDaemonCommand(words);
+      if (started === undefined) break;
+      findings.push({
+        level: RiskLevel.Medium,
+        reason: "It starts a daemon ('start-stop-daemon').",
+      });
+      words = started;
+      stages.push(words);
+      continue;
+    }
     const rule = wrappers.get(name);
     if (rule === undefined) {
+      if (name === "tmux") {
+        const found = tmuxScripts(words.slice(1));
+        scripts.push(...found.scripts);
+        if (found.unread !== undefined) unread.push(found.unread);
+      }
       // `git -C dir --no-pager push`: deny rules also see it as `git push` (one more stage;
       // the risk rules still read the global options from `words`).
       if (name === "git") {
@@ -417,19 +588,10 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
     scripts.push(...found);
     if (rule.scriptAnywhere === true) {
       // `su root -c 'cmd'`, `flock file -c 'cmd'`: the script option may follow operands.
-      for (let k = next; k < words.length; k++) {
-        const value = (words[k] as ShellWord).value;
-        if (value === "-c" || value === "--command") {
-          const script = words[k + 1]?.value;
-          if (script !== undefined) scripts.push(script);
-          next = words.length;
-          break;
-        }
-        if (value.startsWith("--command=")) {
-          scripts.push(value.slice("--command=".length));
-          next = words.length;
-          break;
-        }
+      const trailing = trailingScripts(words.slice(next), rule);
+      if (trailing.length > 0) {
+        scripts.push(...trailing);
+        next = words.length;
       }
     }
     if (rule.joinsCommand === true && next < words.length) {
@@ -459,7 +621,55 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
       break;
     }
   }
-  return { words, assignments, stages, scripts, findings };
+  return { words, assignments, stages, scripts, findings, unread };
+}
+
+/** start-stop-daemon's options that take a value. */
+const startStopSyntax: OptionSyntax = {
+  short: "xpnugrsRaNPIkcdO",
+  // `--start` is not a prefix of `--startas`.
+  flags: ["--start", "--stop", "--status"],
+  long: [
+    "--exec",
+    "--pidfile",
+    "--name",
+    "--user",
+    "--group",
+    "--chroot",
+    "--signal",
+    "--retry",
+    "--startas",
+    "--nicelevel",
+    "--procsched",
+    "--iosched",
+    "--umask",
+    "--chuid",
+    "--chdir",
+    "--output",
+    "--notify-timeout",
+    "--ppid",
+  ],
+};
+
+/**
+ * The command `start-stop-daemon` runs: its `--startas` program, else its `--exec` one, with
+ * its operands as arguments (those after `--`, and any getopt_long moves there). Undefined when it names none; a word whose option the text
+ * does not show is taken for the program (built by expansion).
+ */
+function startStopDaemonCommand(words: readonly ShellWord[]): ShellWord[] | undefined {
+  let exec: ShellWord | undefined;
+  let startAs: ShellWord | undefined;
+  const operands: ShellWord[] = [];
+  for (const item of readOptions(words.slice(1), startStopSyntax)) {
+    if (item.kind === "built") return [item.word];
+    if (item.kind === "operand") operands.push(item.word);
+    if (item.kind !== "option" || item.value === undefined) continue;
+    if (item.name === "-x" || item.name === "--exec") exec = item.value;
+    if (item.name === "-a" || item.name === "--startas") startAs = item.value;
+  }
+  const program = startAs ?? exec;
+  if (program === undefined) return undefined;
+  return [program, ...operands];
 }
 
 /** git's global options that take the next word as their value. */

@@ -244,3 +244,28 @@ describe("programs that write where their arguments say", () => {
     expect(assessCommandRisk("cp src/a.ts src/b.ts").riskLevel).toBeLessThan(RiskLevel.High);
   });
 });
+
+describe("wrappers' options by prefix, programs that run their arguments, `sh -c --`", () => {
+  it.each([
+    ["bash -c -- 'rm -rf ~'"],
+    ["sh -c -e 'rm -rf ~'"],
+    ["rbash -c 'rm -rf ~'"],
+    ["timeout --sig KILL 5 rm -rf ~"],
+    ["env --uns X rm -rf ~"],
+    ["su root --session-command='rm -rf ~'"],
+    ["setarch x86_64 -R rm -rf ~"],
+    ["linux64 rm -rf ~"],
+    ["logsave /dev/null rm -rf ~"],
+    ["runcon -t x rm -rf ~"],
+    ["start-stop-daemon -S -x /bin/rm -- -rf ~"],
+    ["tmux new -d 'rm -rf ~'"],
+    ["tmux run-shell 'rm -rf ~'"],
+  ])("rates %s Critical and a deny `rm *` hits it", (command) => {
+    expect(assessCommandRisk(command).riskLevel).toBe(Critical);
+    expect(matchDenyPattern("rm *", command)).toBe("match");
+  });
+  it("keeps a shell's script built by expansion Critical", () => {
+    expect(assessCommandRisk('bash -c "$CMD"').riskLevel).toBe(Critical);
+    expect(assessCommandRisk('sh -c -- "$CMD"').riskLevel).toBe(Critical);
+  });
+});

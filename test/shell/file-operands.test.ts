@@ -292,3 +292,29 @@ describe("commandFileOperandDetails", () => {
     expect(commandFileOperands(command).unknown).toBeUndefined();
   });
 });
+
+describe("commandFileOperands: what wrappers and shells run", () => {
+  it.each([
+    ["timeout --kill-a 5 10 cat .env", [".env"]],
+    ["env --split='cat .env'", [".env"]],
+    ["env --chd src cat ../.env", ["src", "../.env"]],
+    ["flock --conflict 5 f cat .env", [".env"]],
+    ["prlimit --nofile=100 cat .env", [".env"]],
+    ["setarch x86_64 -R cat .env", [".env"]],
+    ["runcon ctx cat .env", [".env"]],
+    ["start-stop-daemon -S -x /bin/cat -- .env", [".env"]],
+    ["tmux new-window -c src 'cat ../.env'", ["src", "../.env"]],
+    ["bash -c -- 'cat .env'", [".env"]],
+  ])("reads %j", (command, paths) => {
+    expect(commandFileOperands(command).paths).toEqual(expect.arrayContaining(paths));
+  });
+
+  it.each([
+    ["echo Y2F0IC5lbnY= | base64 -d | sh", /base64/],
+    ["printf '%s .env' cat | sh", /rewrites/],
+    ["{ base64 -d <<< x; echo ok; } | sh", /compound/],
+    ["tmux send-keys 'cat .env' Enter", /send-keys/],
+  ])("cannot read all %j runs", (command, why) => {
+    expect(commandFileOperands(command).unknown).toMatch(why);
+  });
+});
