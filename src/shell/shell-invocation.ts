@@ -29,7 +29,8 @@ const longWithValue = new Set(["--rcfile", "--init-file"]);
 
 /**
  * Reads a shell's arguments as the shell does: options (`-e`, `+x`, `-o NAME`, `-O NAME`, bash's
- * long ones first) up to the first operand, `--` or `-`. With `-c` the first operand is the
+ * long ones first) up to the first operand, `--` or `-`; each `o` / `O` of a group takes the next
+ * word in turn (`-xoc errexit`). With `-c` the first operand is the
  * script (`bash -c -- 'cmd'`, `bash -c -e 'cmd'`), whatever option came after `-c`.
  */
 export function shellInput(args: readonly ShellWord[]): ShellInput {
@@ -54,16 +55,17 @@ export function shellInput(args: readonly ShellWord[]): ShellInput {
       continue;
     }
     if (!/^[-+]./.test(v)) break;
+    // Each `o` / `O` in a group takes the next word as its name, in turn, and the letters after
+    // it are still options (`bash -oc pipefail 'cmd'`, `bash -xoOc errexit extglob 'cmd'`).
+    let names = 0;
     for (let j = 1; j < v.length; j++) {
       const letter = v.charAt(j);
-      if (letter === "c" && v.startsWith("-")) command = true;
-      if (letter === "s" && v.startsWith("-")) stdin = true;
-      if (letter === "o" || letter === "O") {
-        // `-o NAME` takes the next word; `-o` last in a group too.
-        if (j === v.length - 1) at++;
-        break;
-      }
+      // bash and dash read `+c` and `+s` as `-c` and `-s`.
+      if (letter === "c") command = true;
+      if (letter === "s") stdin = true;
+      if (letter === "o" || letter === "O") names++;
     }
+    at += names;
   }
   const first = args[at];
   if (command) return { kind: "command", script: first };

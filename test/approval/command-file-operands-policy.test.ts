@@ -1429,3 +1429,28 @@ describe("wrappers' options, programs that run their arguments, and scripts pipe
     }
   });
 });
+
+describe("a shell's -c after -o / -O in the same group", () => {
+  // A red team: bash takes each `o` / `O`'s name from the next words and reads the letters after.
+  it.each([
+    ["bash -oc pipefail 'cat .env'"],
+    ["bash -Oc extglob 'cat .env'"],
+    ["bash -xoc errexit 'cat .env'"],
+    ["sh -ob errexit -c 'cat .env'"],
+    ["bash -oO pipefail extglob -c 'cat .env'"],
+    ["bash +oc pipefail 'cat .env'"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday shell options", () => {
+    for (const command of [
+      "bash -o pipefail -c 'npm test'",
+      "bash -eo pipefail -c 'npm test'",
+      "bash -oc pipefail 'npm test'",
+      "sh -c 'echo hi'",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
