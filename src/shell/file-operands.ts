@@ -39,7 +39,7 @@ import {
   writtenLength,
 } from "./program-options.js";
 import type { ShellSimpleCommand } from "./shell-grammar.js";
-import { shellInput } from "./shell-invocation.js";
+import { shellInput, shellStartupFiles } from "./shell-invocation.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { writtenText } from "./shell-word.js";
@@ -1163,6 +1163,10 @@ class OperandCollector {
       if (input.kind === "built") this.note(`'${name}' is given an option built by expansion`);
       const unread = input.kind === "stdin" ? unreadStdin(simple) : undefined;
       if (unread !== undefined) this.note(`'${name}' reads its script from a pipe: ${unread}`);
+      // The script file it runs and the startup files it reads (`sh .env`, `bash --rcfile x`)
+      // are read: paths of the call. One built by expansion (`bash "$SCRIPT"`) is left unread.
+      const read = [...shellStartupFiles(args), ...(input.kind === "file" ? [input.file] : [])];
+      for (const word of read) if (!word.dynamic) this.file(word);
       const from = input.kind === "file" ? [input.file] : [];
       if (input.kind === "stdin") {
         for (const r of simple.redirections) if (r.operator === "<") from.push(r.target);

@@ -72,3 +72,21 @@ export function shellInput(args: readonly ShellWord[]): ShellInput {
   if (stdin || first === undefined || stdinPaths.has(first.value)) return { kind: "stdin" };
   return { kind: "file", file: first };
 }
+
+/**
+ * The startup files bash's long options name (`--rcfile FILE`, `--init-file FILE`), which it
+ * reads and runs: read up to the first word that is not an option, as {@link shellInput} reads.
+ */
+export function shellStartupFiles(args: readonly ShellWord[]): ShellWord[] {
+  const files: ShellWord[] = [];
+  for (let at = 0; at < args.length; at++) {
+    const v = (args[at] as ShellWord).value;
+    if (v === "--" || v === "-" || !/^[-+]./.test(v)) break;
+    if (!v.startsWith("--")) continue;
+    if (longWithValue.has(v)) {
+      const file = args[++at];
+      if (file !== undefined) files.push(file);
+    }
+  }
+  return files;
+}

@@ -1454,3 +1454,27 @@ describe("a shell's -c after -o / -O in the same group", () => {
     }
   });
 });
+
+describe("a shell's script file and startup files are paths of the call", () => {
+  it.each([
+    ["sh .env"],
+    ["bash -x .env"],
+    ["zsh .env"],
+    ["sh /etc/shadow"],
+    ["bash --rcfile .env -i"],
+    ["bash --init-file .env"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs a script in the workspace, or one whose name is built by expansion", () => {
+    for (const command of [
+      "bash scripts/build.sh",
+      "sh -x scripts/build.sh",
+      'bash "$SCRIPT"',
+      "sh /dev/stdin < scripts/x.sh",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
