@@ -594,7 +594,8 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
         next = words.length;
       }
     }
-    if (rule.joinsCommand === true && next < words.length) {
+    const joins = rule.joinsCommand === true && !(name === "watch" && watchExecs(words, next));
+    if (joins && next < words.length) {
       // watch and ssh join their words into one command line for a shell.
       scripts.push(
         words
@@ -622,6 +623,26 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
     }
   }
   return { words, assignments, stages, scripts, findings, unread };
+}
+
+/**
+ * Whether watch's options (`words` up to `end`) include `-x` / `--exec` (any prefix from
+ * `--ex`, alone or in a group): watch then runs its words as they are, not joined into a line.
+ */
+function watchExecs(words: readonly ShellWord[], end: number): boolean {
+  for (let i = 1; i < end; i++) {
+    const v = (words[i] as ShellWord).value;
+    if (v.startsWith("--")) {
+      if (v.length >= 4 && "--exec".startsWith(v)) return true;
+      continue;
+    }
+    if (!v.startsWith("-")) continue;
+    for (const letter of v.slice(1)) {
+      if (letter === "x") return true;
+      if (letter === "n" || letter === "q") break;
+    }
+  }
+  return false;
 }
 
 /** start-stop-daemon's options that take a value. */

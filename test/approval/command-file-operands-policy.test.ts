@@ -1478,3 +1478,21 @@ describe("a shell's script file and startup files are paths of the call", () => 
     }
   });
 });
+
+describe("watch -x runs its words as they are", () => {
+  it.each([
+    ["watch -x sh -c 'cat .env'"],
+    ["watch --exec sh -c 'cat .env'"],
+    ["watch --ex sh -c 'cat .env'"],
+    ["watch -dx sh -c 'cat .env'"],
+    ["watch -n 1 -x sh -c 'cat .env'"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday watch commands", () => {
+    for (const command of ["watch -n 5 ls", "watch -x ls -la", "watch -n 5 'git status'"]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
