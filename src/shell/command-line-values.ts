@@ -290,13 +290,16 @@ export const sshOptionSyntaxes: ReadonlyMap<string, OptionSyntax> = new Map([
  * The keyword of an ssh setting given as `-o TEXT` (in lower case, as ssh matches it) and where
  * its value starts, read as ssh's `strdelim` reads a configuration line: leading white space
  * skipped, the keyword ending at white space or `=`, a quoted part of it taken without its
- * quotes (`"ProxyCommand"=cmd`, `Proxy"Command" cmd`), then white space and `=` skipped. A
+ * quotes (`"ProxyCommand"=cmd`, `Proxy"Command" cmd`), then white space and `=` skipped; an
+ * empty keyword (`=ProxyCommand=cmd`) is skipped with one `=` and read again. A
  * keyword is read with every quote removed: ssh stops at the first closing quote
  * (`P"roxy"Command` is its `proxy`), so this reads more settings than ssh takes, never fewer.
  * Undefined for a quote ssh finds unclosed (it refuses the setting).
  */
 export function sshSetting(text: string): { keyword: string; valueAt: number } | undefined {
   let at = /^\s*/.exec(text)?.[0].length ?? 0;
+  // An empty keyword (`=ProxyCommand=cmd`): ssh skips one `=` and white space and reads again.
+  if (text.charAt(at) === "=") at += 1 + (/^\s*/.exec(text.slice(at + 1))?.[0].length ?? 0);
   let keyword = "";
   for (; at < text.length && !/[\s=]/.test(text.charAt(at)); at++) {
     if (text.charAt(at) !== '"') {

@@ -1496,3 +1496,22 @@ describe("watch -x runs its words as they are", () => {
     }
   });
 });
+
+describe("an ssh setting whose keyword is empty is read again after its '='", () => {
+  it.each([
+    ["ssh -o=ProxyCommand=cat\\ .env x"],
+    ["ssh -o '= ProxyCommand cat .env' x"],
+    ["scp -o=ProxyCommand=cat\\ .env a x:b"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday ssh settings", () => {
+    for (const command of [
+      "ssh -o StrictHostKeyChecking=no host",
+      "ssh -o=StrictHostKeyChecking=no host",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
