@@ -168,9 +168,17 @@ export class ShellGrammar extends ShellScanner {
   private parsePipeline(): void {
     let token = this.peek();
     while (isReserved(token, "!", "time")) {
-      const time = isReserved(this.take(), "time");
+      const taken = this.take();
+      const time = isReserved(taken, "time");
       token = this.peek();
-      if (token.kind === "word" && token.word.value === "-p") this.take();
+      // `time -o FILE cmd`: in POSIX mode (sh) bash does not read `time` before a word that
+      // starts with `-` as its keyword, and dash has none: it is the program (GNU time).
+      if (time && taken.kind === "word" && token.kind === "word" && /^-./.test(token.word.value)) {
+        if (token.word.value !== "--") {
+          this.pendingWords.push(taken.word);
+          break;
+        }
+      }
       token = this.peek();
       // bash's `time -p -- cmd` and `time -- cmd` run cmd (`--` ends time's options).
       if (time && token.kind === "word" && token.word.value === "--") this.take();
@@ -412,8 +420,12 @@ export class ShellGrammar extends ShellScanner {
     return token.kind === "word" && token.isFdPrefix;
   }
 
+  /** Words read before a simple command that belong to it (`time` before `-o FILE cmd`). */
+  private pendingWords: ShellWord[] = [];
+
   private parseSimpleCommand(): void {
-    const words: ShellWord[] = [];
+    const words: ShellWord[] = this.pendingWords;
+    this.pendingWords = [];
     const redirections: ShellRedirection[] = [];
     const command: ShellSimpleCommand = { words, redirections };
     // Pushed first so that a function body read below comes after its definition's name.

@@ -645,6 +645,18 @@ function watchExecs(words: readonly ShellWord[], end: number): boolean {
   return false;
 }
 
+/**
+ * How a wrapper of {@link unwrapCommand} writes its options (start-stop-daemon's too), or
+ * undefined for a program that is none.
+ *
+ * @internal
+ */
+export function wrapperOptionSyntax(name: string): OptionSyntax | undefined {
+  if (name === "start-stop-daemon") return startStopSyntax;
+  const rule = wrappers.get(name);
+  return rule === undefined ? undefined : optionSyntax(rule);
+}
+
 /** start-stop-daemon's options that take a value. */
 const startStopSyntax: OptionSyntax = {
   short: "xpnugrsRaNPIkcdO",

@@ -1515,3 +1515,50 @@ describe("an ssh setting whose keyword is empty is read again after its '='", ()
     }
   });
 });
+
+describe("the files wrappers write beside their command", () => {
+  it.each([
+    ["strace -o .env ls"],
+    ["strace --output=.env ls"],
+    ["strace -fo.env ls"],
+    ["ltrace -o .env ls"],
+    ["/usr/bin/time -o .env ls"],
+    ["time -o .env ls"],
+    ["time --output .env ls"],
+    ["script .env"],
+    ["script -a .git/config"],
+    ["script -O .env"],
+    ["script -B .env"],
+    ["script -I .env"],
+    ["script -T .env"],
+    ["script --log-out .env"],
+    ["script -t.env"],
+    ["script --timing=.env"],
+    ["script -c 'npm test' .env"],
+    ["logsave .git/hooks/pre-commit ls"],
+    ["start-stop-daemon -S --output .env -x /bin/ls"],
+    ["start-stop-daemon -S --pidfile .env -x /bin/ls"],
+    ["start-stop-daemon -S -p .env -x /bin/ls"],
+    ["start-stop-daemon -S --chroot /root -x /bin/ls"],
+    // strace pipes its output to a command line.
+    ["strace -o '|cat .env >&2' true"],
+    ["strace -o '!cat .env' true"],
+    // Outside the workspace: as `cp x /tmp/y` asks.
+    ["strace -f -o /tmp/trace.txt ls"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday commands through those wrappers", () => {
+    for (const command of [
+      "strace -f -o trace.txt ls",
+      "time npm test",
+      "time -p npm test",
+      "time -v make",
+      "script -q -c 'npm test' /dev/null",
+      "logsave build.log make",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
