@@ -3,6 +3,7 @@ import { commandName } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
 import { hidesOption, type OptionSyntax, readOptions } from "./program-options.js";
 import type { RiskFinding } from "./read-only-programs.js";
+import { shellInput } from "./shell-invocation.js";
 import type { ShellWord } from "./shell-scanner.js";
 import { tmuxScripts } from "./tmux-commands.js";
 
@@ -57,6 +58,11 @@ interface WrapperRule {
   readonly permutes?: true;
   /** The words after the operands form one command line for a shell (`watch`, `ssh`). */
   readonly joinsCommand?: true;
+  /**
+   * Short options whose value is optional, so attached only (nsenter's `-n/proc/1/ns/net`): in
+   * a group, one takes the rest of the word.
+   */
+  readonly optionalAttached?: string;
 }
 
 const elevated = (name: string): RiskFinding => ({
@@ -249,8 +255,12 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
   [
     "unshare",
     {
-      withArgument: "SGRw",
+      withArgument: "SGRwl",
       longWithArgument: [
+        "--setgroups",
+        "--monotonic",
+        "--boottime",
+        "--load-interp",
         "--setuid",
         "--setgid",
         "--map-user",
@@ -267,6 +277,7 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
     "nsenter",
     {
       withArgument: "tSG",
+      optionalAttached: "muinpUCTrwW",
       longWithArgument: ["--target", "--setuid", "--setgid"],
       finding: elevated("nsenter"),
     },
@@ -453,7 +464,7 @@ function skipWrapperArguments(
   for (; from < leading && !(words[from] as ShellWord).value.startsWith("-"); from++) {
     if (hidesOption(words[from] as ShellWord, syntax)) return from;
   }
-  const args = words.slice(from);
+  const args = words.slice(from).map((word) => optionalValueCut(word, rule));
   let i = words.length;
   for (const item of readOptions(args, syntax)) {
     if (item.kind === "built") return from + item.at;
@@ -470,12 +481,37 @@ function skipWrapperArguments(
     }
   }
   // runcon's options (`-c` too, which takes no value) each replace its CONTEXT operand.
-  const optioned = args.slice(0, i - from).some((w) => w.value.startsWith("-") && w.value !== "-");
+  const optioned = args
+    .slice(0, i - from)
+    .some((w) => w.value.startsWith("-") && w.value !== "-" && w.value !== "--");
   const context = rule.contextUnlessOptions === true && !optioned ? 1 : 0;
   const operands = (rule.operands ?? 0) + context;
   const end = Math.min(i + operands, words.length);
   for (let at = i; at < end; at++) if (hidesOption(words[at] as ShellWord, syntax)) return at;
   return end;
+}
+
+/**
+ * `word` cut after the first of `rule`'s short options whose value is optional (`-n/proc/x` is
+ * `-n`, its value attached): the rest of the group is that value, not more options.
+ */
+function optionalValueCut(word: ShellWord, rule: WrapperRule): ShellWord {
+  const letters = rule.optionalAttached;
+  const v = word.value;
+  if (letters === undefined || !/^-[^-]/.test(v)) return word;
+  for (let j = 1; j < v.length; j++) {
+    const letter = v.charAt(j);
+    if ((rule.withArgument ?? "").includes(letter)) return word;
+    if (letters.includes(letter)) {
+      return {
+        ...word,
+        value: v.slice(0, j + 1),
+        shadow: word.shadow.slice(0, j + 1),
+        expansions: word.expansions.slice(0, j + 1),
+      };
+    }
+  }
+  return word;
 }
 
 /**
@@ -492,10 +528,17 @@ function trailingScripts(words: readonly ShellWord[], rule: WrapperRule): string
     }
     if (scripts.length > 0) return scripts;
   }
-  // Also after `--`: su hands the words after the user to the shell (`su root -- -c cmd`).
+  // Also after `--`: su hands the words after the user to the shell (`su root -- -ec cmd`),
+  // which reads them as its options.
+  const dashes = words.findIndex((w) => w.value === "--");
+  if (rule.permutes === true && dashes !== -1) {
+    const input = shellInput(words.slice(dashes + 1));
+    if (input.kind === "command" && input.script !== undefined) return [input.script.value];
+  }
   for (let k = 0; k < words.length; k++) {
     const value = (words[k] as ShellWord).value;
-    if (value === "-c" || value === "--command") {
+    // `-c`, or last in a group of flags (`flock FILE -oc cmd`).
+    if (/^-[a-zA-Z]*c$/.test(value) || value === "--command") {
       const script = words[k + 1]?.value;
       if (script !== undefined) scripts.push(script);
       break;

@@ -1562,3 +1562,35 @@ describe("the files wrappers write beside their command", () => {
     }
   });
 });
+
+describe("wrappers' options read as the wrappers read them", () => {
+  it.each([
+    // `--` is no option: runcon's CONTEXT still comes first.
+    ["runcon -- ctx sh -c 'cat .env'"],
+    // nsenter's optional values are attached: the rest of the word.
+    ["nsenter -n/proc/1/ns/net sh -c 'cat .env'"],
+    ["nsenter -t 1 -n/proc/1/ns/net cat .env"],
+    // unshare's options that take a value.
+    ["unshare -r --setgroups deny cat .env"],
+    ["unshare --monotonic 5 cat .env"],
+    ["unshare --boottime 5 cat .env"],
+    ["unshare --load-interp x cat .env"],
+    // su hands the words after `--` to the shell, which reads `c` in a group.
+    ["su root -- -ec 'cat .env'"],
+    ["su root -- -ce 'cat .env'"],
+    ["flock f -oc 'cat .env'"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs everyday commands through those wrappers", () => {
+    for (const command of [
+      "runcon -t x ls",
+      "nsenter -t 1 -n ls",
+      "unshare -r ls",
+      "su root -c 'npm test'",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
