@@ -237,6 +237,12 @@ export interface TmuxScripts {
 /** A word whose text tmux may expand as a format that runs a shell command (`#(cmd)`). */
 const runsFormat = (word: ShellWord) => word.value.includes("#(") || word.dynamic;
 
+/** Why {@link runsFormat}: a `#(` written, or a value built by expansion that may hold one. */
+const formatReason = (full: string, word: ShellWord) =>
+  word.value.includes("#(")
+    ? `a value of 'tmux ${full}' runs a shell command ('#(')`
+    : `a value of 'tmux ${full}' is built by expansion (tmux expands '#(' in it)`;
+
 /** Thrown (and caught in {@link tmuxScripts}) when a command cannot be read. */
 class Unread {
   constructor(readonly reason: string) {}
@@ -328,9 +334,8 @@ function commandScripts(words: readonly ShellWord[]): string[] {
   const full = tmuxCommandName(name.value);
   if (full === undefined) throw new Unread(`'tmux ${name.value}' is not a known tmux command`);
   if (quietCommands.has(full)) {
-    if (words.some(runsFormat)) {
-      throw new Unread(`a value of 'tmux ${full}' may run a shell command ('#(')`);
-    }
+    const format = words.find(runsFormat);
+    if (format !== undefined) throw new Unread(formatReason(full, format));
     const syntax = quietButFor.get(full);
     if (syntax !== undefined) {
       const { options } = tmuxArguments(words.slice(1), syntax.withArgument, full);
@@ -345,9 +350,7 @@ function commandScripts(words: readonly ShellWord[]): string[] {
   let directory: ShellWord | undefined;
   for (const [name, value] of options) {
     if (name === "e") throw new Unread(`'tmux ${full} -e' sets the command's environment`);
-    if (runsFormat(value)) {
-      throw new Unread(`a value of 'tmux ${full}' may run a shell command ('#(')`);
-    }
+    if (runsFormat(value)) throw new Unread(formatReason(full, value));
     if (name === command.directory) directory = value;
   }
   const asTmux = command.tmuxCommand !== undefined && flags.has(command.tmuxCommand);
