@@ -304,6 +304,8 @@ describe("commandFileOperands: what wrappers and shells run", () => {
     ["runcon ctx cat .env", [".env"]],
     ["start-stop-daemon -S -x /bin/cat -- .env", [".env"]],
     ["tmux new-window -c src 'cat ../.env'", ["src", "../.env"]],
+    ["tmux new -d sh -c 'cat .env'", [".env"]],
+    ["tmux splitw -c src sh -c 'cat ../.env'", ["src", "../.env"]],
     ["bash -c -- 'cat .env'", [".env"]],
   ])("reads %j", (command, paths) => {
     expect(commandFileOperands(command).paths).toEqual(expect.arrayContaining(paths));
@@ -314,6 +316,13 @@ describe("commandFileOperands: what wrappers and shells run", () => {
     ["printf '%s .env' cat | sh", /rewrites/],
     ["{ base64 -d <<< x; echo ok; } | sh", /compound/],
     ["tmux send-keys 'cat .env' Enter", /send-keys/],
+    ["tmux send-k -t 0 'cat .env' Enter", /send-keys/],
+    ["tmux source .env", /source-file/],
+    ["tmux -f .env", /-f/],
+    ["tmux display -p '#(cat .env)'", /#\(/],
+    ["tmux run -C 'run x'", /-C/],
+    ["tmux bind x run 'cat .env'", /bind-key/],
+    ["tmux list", /not a known/],
   ])("cannot read all %j runs", (command, why) => {
     expect(commandFileOperands(command).unknown).toMatch(why);
   });
