@@ -61,11 +61,20 @@ async function stateDir(): Promise<string> {
   return dir;
 }
 
-/** `bash -c` running the stubborn server, not exec'ing it (the wrapper stays its parent). */
+/**
+ * `bash -c` running the stubborn server, not exec'ing it (the wrapper stays its parent).
+ * `--norc`: bash reads `~/.bashrc` when its input is a socket, as an upstream's is, and what a
+ * machine's `.bashrc` runs (here `pyenv rehash`, which waits for a lock a killed run left) is
+ * not this test's.
+ */
 function wrapped(dir: string, mode = "stubborn"): { command: string; args: string[] } {
   return {
     command: "bash",
-    args: ["-c", `echo $$ > ${dir}/wrapper; ${process.execPath} ${server} ${dir} ${mode}; exit $?`],
+    args: [
+      "--norc",
+      "-c",
+      `echo $$ > ${dir}/wrapper; ${process.execPath} ${server} ${dir} ${mode}; exit $?`,
+    ],
   };
 }
 
@@ -189,7 +198,7 @@ describe.runIf(onLinux)("an upstream's processes", () => {
         "--db",
         "sqlite::memory:",
         "--upstream",
-        `${command} ${args[0]} "${args[1]}"`,
+        `${command} ${args[0]} ${args[1]} "${args[2]}"`,
       ),
       { cwd: repoRoot, stdio: ["pipe", "ignore", "ignore"] },
     );
