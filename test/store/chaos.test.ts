@@ -57,7 +57,10 @@ describe.each(storeTargets)("killing a process at random points, on $name", ({ m
     const started = logged(logDir, "start.log", "START");
     const accepted = logged(logDir, "accepted.log", "ACCEPTED");
     const ran = logged(logDir, "ran.log", "RAN");
-    expect(accepted.length).toBeGreaterThan(KILLS_PER_STORE * 20);
+    // The workload ran in every round: a child says READY once 10 executions finished, four in
+    // five of them of a registered tool, so accepted. More is usual, not promised: a loaded
+    // machine reaches the kill before many more start (187 for 10 rounds in one CI run).
+    expect(accepted.length).toBeGreaterThanOrEqual(KILLS_PER_STORE * 5);
 
     // None ran twice, and each run was of an accepted execution.
     expect(ran.length).toBe(new Set(ran).size);
