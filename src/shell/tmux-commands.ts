@@ -214,7 +214,7 @@ const defaultAliases: ReadonlyMap<string, string> = new Map([
  * alias, an alias, a full name, or a prefix of exactly one full name (a prefix of several is
  * refused by tmux, and undefined here).
  */
-export function tmuxCommandName(name: string): string | undefined {
+function tmuxCommandName(name: string): string | undefined {
   const aliased = defaultAliases.get(name);
   if (aliased !== undefined) return aliased;
   if (name === "") return undefined;
