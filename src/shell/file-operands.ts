@@ -42,7 +42,7 @@ import type { ShellSimpleCommand } from "./shell-grammar.js";
 import { shellInput, shellStartupFiles } from "./shell-invocation.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
-import { writtenText } from "./shell-word.js";
+import { sliceWord, writtenText } from "./shell-word.js";
 import { unwrapCommand, wrapperOptionSyntax } from "./unwrap-command.js";
 
 /**
@@ -716,16 +716,6 @@ function isProcessSubstitution(word: ShellWord): boolean {
   return (word.value.startsWith("<(") || word.value.startsWith(">(")) && !/[^\0]/.test(word.shadow);
 }
 
-/** The part of a word from `from` to `to` (a folder of `PATH=a:b`). */
-function part(word: ShellWord, from: number, to: number): ShellWord {
-  return {
-    ...word,
-    value: word.value.slice(from, to),
-    shadow: word.shadow.slice(from, to),
-    expansions: word.expansions.slice(from, to),
-  };
-}
-
 /** git subcommands whose operands name files whose content they show, compare or restore. */
 const gitContentSubcommands = new Set([
   "show",
@@ -1364,7 +1354,7 @@ class OperandCollector {
       } else if (searchPathVariables.has(name)) {
         let start = word.value.indexOf("=") + 1;
         for (const folder of word.value.slice(start).split(":")) {
-          if (folder !== "") this.file(part(word, start, start + folder.length));
+          if (folder !== "") this.file(sliceWord(word, start, start + folder.length));
           start += folder.length + 1;
         }
       }
@@ -1539,7 +1529,7 @@ class OperandCollector {
         const unquoted = /^"(.*)"$/s.exec(cmd.value);
         this.commandValue(
           `${name} -o`,
-          unquoted === null ? cmd : part(cmd, 1, cmd.value.length - 1),
+          unquoted === null ? cmd : sliceWord(cmd, 1, cmd.value.length - 1),
           depth,
         );
       } else if (setting.keyword === "userknownhostsfile") {

@@ -7,7 +7,7 @@
 
 import { namesLongOption } from "./command-words.js";
 import type { ShellWord } from "./shell-scanner.js";
-import { quotedExpansion, splitExpansion, writtenText } from "./shell-word.js";
+import { quotedExpansion, sliceWord, splitExpansion, writtenText } from "./shell-word.js";
 
 /**
  * How a program's options are written, as far as one reading of them needs: the options that
@@ -88,12 +88,7 @@ export type OptionWord =
 
 /** The rest of a word from `from` (an option's attached value: `--file=x`, `-fx`, `of=x`). */
 export function restOfWord(word: ShellWord, from: number): ShellWord {
-  return {
-    ...word,
-    value: word.value.slice(from),
-    shadow: word.shadow.slice(from),
-    expansions: word.expansions.slice(from),
-  };
+  return sliceWord(word, from);
 }
 
 /** Whether the shell may split `word` into several words: an expansion in it is unquoted. */

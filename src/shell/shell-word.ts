@@ -28,6 +28,26 @@ export interface ShellWord {
   readonly substitutions: readonly string[];
 }
 
+/**
+ * The part of `word` from `from` up to `to` (to its end when `to` is omitted), with indexes as
+ * `String.prototype.slice` takes them: its `value`, `shadow` and `expansions` are cut at the same
+ * characters, so they stay aligned. `dynamic` and `substitutions` are the whole word's, kept as
+ * they are: a part of a word that holds an expansion is still read as coming from one.
+ *
+ * Used for an option's attached value (`--file=x`, `-fx`), a group of short options cut after
+ * one that takes the rest as its value, and a part of a list (`PATH=a:b`).
+ *
+ * @internal
+ */
+export function sliceWord(word: ShellWord, from: number, to?: number): ShellWord {
+  return {
+    ...word,
+    value: word.value.slice(from, to),
+    shadow: word.shadow.slice(from, to),
+    expansions: word.expansions.slice(from, to),
+  };
+}
+
 /** A character of `ShellWord.expansions`: see there. */
 export type Expansion = "." | "q" | "s";
 /** In `ShellWord.expansions`: a character written in the text. */

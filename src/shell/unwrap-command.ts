@@ -5,6 +5,7 @@ import { hidesOption, type OptionSyntax, readOptions } from "./program-options.j
 import type { RiskFinding } from "./read-only-programs.js";
 import { shellInput } from "./shell-invocation.js";
 import type { ShellWord } from "./shell-scanner.js";
+import { sliceWord } from "./shell-word.js";
 import { tmuxScripts } from "./tmux-commands.js";
 
 /**
@@ -502,14 +503,7 @@ function optionalValueCut(word: ShellWord, rule: WrapperRule): ShellWord {
   for (let j = 1; j < v.length; j++) {
     const letter = v.charAt(j);
     if ((rule.withArgument ?? "").includes(letter)) return word;
-    if (letters.includes(letter)) {
-      return {
-        ...word,
-        value: v.slice(0, j + 1),
-        shadow: word.shadow.slice(0, j + 1),
-        expansions: word.expansions.slice(0, j + 1),
-      };
-    }
+    if (letters.includes(letter)) return sliceWord(word, 0, j + 1);
   }
   return word;
 }

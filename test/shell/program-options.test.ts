@@ -5,7 +5,9 @@ import {
   readOptions,
   writtenLength,
 } from "../../src/shell/program-options.js";
+import type { ShellWord } from "../../src/shell/shell-scanner.js";
 import { lexShellCommand } from "../../src/shell/shell-syntax.js";
+import { sliceWord } from "../../src/shell/shell-word.js";
 
 /** The options and operands `readOptions` reads in `line`'s words after the program. */
 function read(line: string, syntax: OptionSyntax): string[] {
@@ -189,5 +191,27 @@ describe("hidesOption and writtenLength", () => {
     expect(hidesOption(word('-ab"$X"'), { short: "c" })).toBe(true);
     expect(hidesOption(word('"x$X"'), {})).toBe(false);
     expect(hidesOption(word('""'), {})).toBe(false);
+  });
+});
+
+describe("sliceWord", () => {
+  const word = (text: string) => {
+    const parsed = lexShellCommand(`p ${text}`);
+    if (!parsed.ok) throw new Error(`does not parse: ${text}`);
+    return parsed.commands[0]?.words[1] as ShellWord;
+  };
+
+  it("cuts a word's value, shadow and expansion marks at the same characters", () => {
+    const whole = word(`-o"$Y"'*'x*`);
+    expect(whole.value).toBe("-o$Y*x*");
+    const rest = sliceWord(whole, 2);
+    expect(rest.value).toBe("$Y*x*");
+    expect(rest.shadow).toBe("\0\0\0x*");
+    expect(rest.expansions).toBe("qq...");
+    expect(rest.dynamic).toBe(true);
+    const middle = sliceWord(whole, 2, -1);
+    expect([middle.value, middle.shadow, middle.expansions]).toEqual(["$Y*x", "\0\0\0x", "qq.."]);
+    expect(writtenLength(rest)).toBe(0);
+    expect(hidesOption(sliceWord(whole, 0, 2), { short: "o" })).toBe(false);
   });
 });
