@@ -18,6 +18,7 @@
 import { quoteWords } from "./command-words.js";
 import { hidesOption, readOptions, restOfWord } from "./program-options.js";
 import type { ShellWord } from "./shell-scanner.js";
+import { sliceWord } from "./shell-word.js";
 
 interface ShellCommand {
   /** Its flags that take a value. */
@@ -280,9 +281,9 @@ function readTmux(args: readonly ShellWord[]): string[] {
   const commands: ShellWord[][] = [command];
   for (const word of args.slice(rest)) {
     if (word.value.endsWith("\\;") && !word.dynamic) {
-      command.push({ ...word, value: `${word.value.slice(0, -2)};` });
+      command.push({ ...sliceWord(word, 0, -1), value: `${word.value.slice(0, -2)};` });
     } else if (word.value.endsWith(";") && !word.dynamic) {
-      if (word.value !== ";") command.push({ ...word, value: word.value.slice(0, -1) });
+      if (word.value !== ";") command.push(sliceWord(word, 0, -1));
       command = [];
       commands.push(command);
     } else command.push(word);
