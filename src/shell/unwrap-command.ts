@@ -1,7 +1,7 @@
 import { RiskLevel } from "../core/index.js";
 import { commandName } from "./command-words.js";
 import { assignmentName } from "./environment-assignments.js";
-import { hidesOption, type OptionSyntax, readOptions } from "./program-options.js";
+import { hidesOption, type OptionSyntax, readOptions, splitsIntoWords } from "./program-options.js";
 import type { RiskFinding } from "./read-only-programs.js";
 import { shellInput } from "./shell-invocation.js";
 import type { ShellWord } from "./shell-scanner.js";
@@ -494,12 +494,14 @@ function skipWrapperArguments(
 
 /**
  * `word` cut after the first of `rule`'s short options whose value is optional (`-n/proc/x` is
- * `-n`, its value attached): the rest of the group is that value, not more options.
+ * `-n`, its value attached): the rest of the group is that value, not more options. A word the
+ * shell may split into several (`-n$X`) is kept whole: the words after the split are the
+ * wrapper's command, which the text does not show, and the walk must see that.
  */
 function optionalValueCut(word: ShellWord, rule: WrapperRule): ShellWord {
   const letters = rule.optionalAttached;
   const v = word.value;
-  if (letters === undefined || !/^-[^-]/.test(v)) return word;
+  if (letters === undefined || !/^-[^-]/.test(v) || splitsIntoWords(word)) return word;
   for (let j = 1; j < v.length; j++) {
     const letter = v.charAt(j);
     if ((rule.withArgument ?? "").includes(letter)) return word;
