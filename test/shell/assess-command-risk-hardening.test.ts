@@ -198,13 +198,12 @@ describe("assessCommandRisk judges what will actually run", () => {
 
   // An attached optional value the shell splits (`-n$X`, X='x rm -rf ~') gives the wrapper its
   // command: a deny rule cannot rule it out (unsure: the call is asked, marked possibly denied).
-  it.each([
-    "nsenter -n$X cat x",
-    "nsenter -t1 -U$X cat x",
-    "nsenter -nx$X cat x",
-  ])("a deny rule `rm *` may hit `%s`: its optional value splits into words", (command) => {
-    expect(matchDenyPattern("rm *", command)).toBe("unsure");
-  });
+  it.each(["nsenter -n$X cat x", "nsenter -t1 -U$X cat x", "nsenter -nx$X cat x"])(
+    "a deny rule `rm *` may hit `%s`: its optional value splits into words",
+    (command) => {
+      expect(matchDenyPattern("rm *", command)).toBe("unsure");
+    },
+  );
   it("reads a quoted optional value as that value", () => {
     expect(matchDenyPattern("rm *", 'nsenter -n"$X" cat x')).toBe("no-match");
   });
