@@ -43,6 +43,7 @@ import { shellInput, shellStartupFiles } from "./shell-invocation.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { sliceWord, writtenText } from "./shell-word.js";
+import { gitWritesFilesNamedInside, writesFilesNamedInside } from "./unpacked-files.js";
 import { unwrapCommand, wrapperOptionSyntax } from "./unwrap-command.js";
 
 /**
@@ -808,6 +809,99 @@ const gitSubcommandFileOptions: ReadonlyMap<string, GitFileOptions> = new Map([
   ],
 ]);
 
+/** Where a git subcommand writes: its options that take a value, which of them name places. */
+interface GitDestinations extends GitFileOptions {
+  /** Its operands from this one on are places (`worktree add PATH`: 1, after `add`). */
+  readonly operandsFrom: number;
+  /** When it takes a subcommand first: those that write where their operands say. */
+  readonly subcommands?: readonly string[];
+}
+
+/**
+ * git subcommands that make a folder or write a file their command line names (see
+ * `gitDestinations`). `submodule` and `worktree` take a subcommand first; `bundle create FILE`
+ * too. A revision or branch read as a place names nothing protected.
+ */
+const gitDestinationOptions: ReadonlyMap<string, GitDestinations> = new Map([
+  [
+    "clone",
+    {
+      short: "obucj",
+      long: words(
+        "--origin --branch --upload-pack --reference --reference-if-able --separate-git-dir --depth --shallow-since --shallow-exclude --config --server-option --jobs --filter --template --bundle-uri --ref-format --revision",
+      ),
+      files: words("--reference --reference-if-able --separate-git-dir"),
+      letterGroupsOnly: true,
+      operandsFrom: 0,
+    },
+  ],
+  [
+    "init",
+    {
+      short: "b",
+      long: words("--template --separate-git-dir --initial-branch --object-format --ref-format"),
+      files: ["--separate-git-dir"],
+      letterGroupsOnly: true,
+      operandsFrom: 0,
+    },
+  ],
+  [
+    "worktree",
+    {
+      short: "bB",
+      long: words("--reason --expire"),
+      files: [],
+      letterGroupsOnly: true,
+      operandsFrom: 1,
+      subcommands: words("add move remove lock unlock repair"),
+    },
+  ],
+  [
+    "submodule",
+    {
+      short: "b",
+      long: words("--branch --name --reference --depth"),
+      files: ["--reference"],
+      letterGroupsOnly: true,
+      operandsFrom: 1,
+      subcommands: ["add"],
+    },
+  ],
+  [
+    "checkout-index",
+    { long: ["--prefix", "--stage"], files: ["--prefix"], letterGroupsOnly: true, operandsFrom: 0 },
+  ],
+  [
+    "format-patch",
+    {
+      short: "ovS",
+      long: words("--output-directory --output --subject-prefix --in-reply-to --to --cc --from"),
+      files: words("-o --output-directory --output"),
+      letterGroupsOnly: true,
+      operandsFrom: Number.POSITIVE_INFINITY,
+    },
+  ],
+  [
+    "bundle",
+    {
+      files: [],
+      letterGroupsOnly: true,
+      operandsFrom: 1,
+      subcommands: words("create verify list-heads unbundle"),
+    },
+  ],
+  [
+    "archive",
+    {
+      short: "o",
+      long: words("--output --prefix --format --remote --exec --add-file"),
+      files: ["-o", "--output"],
+      letterGroupsOnly: true,
+      operandsFrom: Number.POSITIVE_INFINITY,
+    },
+  ],
+]);
+
 /** A word as if written in quotes: a path a command reads without naming it. */
 function literalWord(value: string): ShellWord {
   return {
@@ -1261,6 +1355,11 @@ class OperandCollector {
     if (follows !== undefined) this.unknown ??= follows;
     const unnamed = readsUnnamedFiles(name, args);
     if (unnamed !== undefined) this.unknown ??= unnamed;
+    // Writing what an archive or patch names: any file below the folder it writes in, a protected
+    // one too, may change. Not opaque: the rules guarding what can never change judge the folder
+    // (`foldersChangedWhole`), which an extraction elsewhere (`tar -x -C other`) leaves alone.
+    const unpacked = writesFilesNamedInside(name, args);
+    if (unpacked !== undefined) this.unknown ??= unpacked;
     if (name === "test") this.testOperands(args);
     else if (name === "[") this.testOperands(args.at(-1)?.value === "]" ? args.slice(0, -1) : args);
     const rule = operandRules.get(name);
@@ -1308,6 +1407,9 @@ class OperandCollector {
         if (alias !== undefined) this.gitAlias(alias, after, aliases, depth);
         this.gitPaths(subcommand.value, after);
         this.gitIndexPaths(subcommand.value, after);
+        this.gitDestinations(subcommand.value, after);
+        const patched = gitWritesFilesNamedInside(subcommand.value, after);
+        if (patched !== undefined) this.unknown ??= patched;
         this.gitTemplates(subcommand.value, after);
         this.gitCommands(subcommand.value, after, depth);
       }
@@ -1782,6 +1884,30 @@ class OperandCollector {
       this.file(word);
       const colon = objectPathStart(word.value);
       if (colon !== undefined) this.file(restOfWord(word, colon));
+    }
+  }
+
+  /**
+   * Where a git subcommand makes or moves a folder or writes a file named on its command line:
+   * a new repository's or worktree's folder (`git clone . ../copy`, `git worktree add ../w`), a
+   * repository it copies from, `checkout-index --prefix`, a patch folder, a bundle, an archive.
+   * Paths of the call: one outside the workspace, or a protected one, asks.
+   */
+  gitDestinations(subcommand: string, after: readonly ShellWord[]): void {
+    const places = gitDestinationOptions.get(subcommand);
+    if (places === undefined) return;
+    let operand = 0;
+    for (const item of readOptions(after, places)) {
+      if (item.kind === "built") this.optionBuilt(`git ${subcommand}`, item.word);
+      if (item.kind === "option" && item.value !== undefined && places.files.includes(item.name)) {
+        this.file(item.value);
+      }
+      if (item.kind !== "operand") continue;
+      const first = operand++ === 0;
+      if (first && places.subcommands !== undefined) {
+        if (item.word.dynamic || !places.subcommands.includes(item.word.value)) return;
+      }
+      if (operand > places.operandsFrom) this.file(item.word);
     }
   }
 

@@ -1,0 +1,218 @@
+/**
+ * Programs that write files named inside what they read, not on the command line: an archive
+ * they extract (`tar xf a.tar`, `unzip a.zip`, `cpio -i`), a patch they apply (`patch -p1 <
+ * x.diff`, `git apply x.patch`). The archive or patch may be the model's own work, and may name
+ * any file: a git hook, aintern's configuration, a path outside the workspace (`tar
+ * --transform`, `../`, `git apply --unsafe-paths`). What such a command changes cannot be told
+ * from its text, so a policy guarding particular files must treat it as naming any file.
+ *
+ * @internal
+ */
+import { namesLongOption } from "./command-words.js";
+import { type OptionSyntax, readOptions } from "./program-options.js";
+import type { ShellWord } from "./shell-word.js";
+
+/** The options of a program's arguments: flags (short, in groups too), long names, operands. */
+interface ReadOptions {
+  readonly letters: ReadonlySet<string>;
+  readonly long: readonly string[];
+  readonly operands: readonly ShellWord[];
+}
+
+/**
+ * What `args` hold, read by {@link readOptions} under `syntax`: short option letters (those in a
+ * group before one that takes a value too, which `readOptions` does not report), long options
+ * as written (up to `=`), and operands.
+ */
+function optionsOf(args: readonly ShellWord[], syntax: OptionSyntax): ReadOptions {
+  const letters = new Set<string>();
+  const long: string[] = [];
+  const operands: ShellWord[] = [];
+  const reported = new Set<number>();
+  const addGroup = (group: string): void => {
+    for (const letter of group) letters.add(letter);
+  };
+  for (const item of readOptions(args, syntax)) {
+    reported.add(item.at);
+    if (item.kind === "operand") operands.push(item.word);
+    else if (item.kind === "option") {
+      reported.add(item.at + 1);
+      if (item.given.startsWith("--")) long.push(item.given);
+      else {
+        const v = item.word.value;
+        const own = item.given.charAt(1);
+        addGroup(v.slice(1, v.indexOf(own, 1) + 1));
+      }
+    } else if (item.kind === "other") {
+      if (item.given.startsWith("--")) long.push(item.given);
+      else addGroup(item.given.slice(1));
+    }
+  }
+  // Groups of flags only (`-xz`): not reported by readOptions.
+  for (let at = 0; at < args.length; at++) {
+    const v = (args[at] as ShellWord).value;
+    if (v === "--") break;
+    if (!reported.has(at) && /^-[^-]/.test(v)) addGroup(v.slice(1));
+  }
+  return { letters, long, operands };
+}
+
+/** Whether `full` is given, also by a prefix: for options that make a command write. */
+const hasLong = (read: ReadOptions, full: string): boolean =>
+  read.long.some((given) => namesLongOption(given, full));
+
+/**
+ * Whether `full` is given by its whole name: for options that keep a command from writing, a
+ * prefix may stand for another option (GNU patch reads `--c` as `--context`).
+ */
+const hasExactly = (read: ReadOptions, full: string): boolean =>
+  read.long.some((given) => given.split("=", 1)[0] === full);
+
+/** tar's short options that take a value (GNU tar, bsdtar). */
+const tarSyntax: OptionSyntax = {
+  short: "fCbHIKLNTVXg",
+  long: [
+    "--file",
+    "--directory",
+    "--files-from",
+    "--exclude-from",
+    "--exclude",
+    "--blocking-factor",
+    "--format",
+    "--newer",
+    "--label",
+    "--listed-incremental",
+    "--transform",
+    "--owner",
+    "--group",
+    "--mode",
+    "--use-compress-program",
+  ],
+};
+
+/** Whether a tar-like command (`tar`, `bsdtar`, `jar`) extracts. */
+function tarExtracts(args: readonly ShellWord[]): boolean {
+  // Old style: a first word of letters without a dash (`tar xzf a.tgz`, `jar xf a.jar`).
+  const first = args[0]?.value ?? "";
+  if (/^[A-Za-z]+$/.test(first) && first.includes("x")) return true;
+  const read = optionsOf(args, tarSyntax);
+  return read.letters.has("x") || hasLong(read, "--extract") || hasLong(read, "--get");
+}
+
+/** unzip's modes that write no file: list, test, to standard output, comment, zipinfo. */
+const unzipReadOnlyLetters = "lvtpczZ";
+
+function unzipExtracts(args: readonly ShellWord[]): boolean {
+  const read = optionsOf(args, { short: "dP" });
+  if (hasExactly(read, "--help")) return false;
+  return ![...unzipReadOnlyLetters].some((letter) => read.letters.has(letter));
+}
+
+function patchWrites(args: readonly ShellWord[]): boolean {
+  const read = optionsOf(args, {
+    short: "BdDFgioprVYz",
+    long: [
+      "--prefix",
+      "--directory",
+      "--ifdef",
+      "--fuzz",
+      "--get",
+      "--input",
+      "--output",
+      "--strip",
+      "--reject-file",
+      "--version-control",
+      "--basename-prefix",
+      "--suffix",
+    ],
+  });
+  // A dry run writes nothing; `-o FILE` writes that file; an original file named writes it.
+  if (hasExactly(read, "--dry-run") || read.letters.has("C") || hasExactly(read, "--check")) {
+    return false;
+  }
+  if (read.letters.has("o") || hasExactly(read, "--output")) return false;
+  return read.operands.length === 0;
+}
+
+/** The first operand of a program whose first operand is a command (`7z x a.7z`). */
+function firstOperand(args: readonly ShellWord[]): string | undefined {
+  return args.find((word) => !word.value.startsWith("-"))?.value;
+}
+
+/**
+ * Why `name` run with `args` writes files named inside an archive or patch it reads, or
+ * undefined when it does not (it creates or lists an archive, or the files it writes are named).
+ */
+export function writesFilesNamedInside(
+  name: string,
+  args: readonly ShellWord[],
+): string | undefined {
+  const archive = `'${name}' extracts files named inside the archive, which the text does not show`;
+  switch (name) {
+    case "tar":
+    case "gtar":
+    case "bsdtar":
+    case "jar":
+      return tarExtracts(args) ? archive : undefined;
+    case "unzip":
+      return unzipExtracts(args) ? archive : undefined;
+    case "ar": {
+      const key = args[0]?.value ?? "";
+      return /^-?[A-Za-z]*x/.test(key) ? archive : undefined;
+    }
+    case "7z":
+    case "7za":
+    case "7zr":
+    case "7zz":
+    case "unrar": {
+      const command = firstOperand(args)?.toLowerCase();
+      return command === "x" || command === "e" ? archive : undefined;
+    }
+    case "cpio": {
+      const read = optionsOf(args, { short: "CDEFHIMORs" });
+      const extracts =
+        read.letters.has("i") ||
+        read.letters.has("p") ||
+        hasLong(read, "--extract") ||
+        hasLong(read, "--pass-through");
+      return extracts ? archive : undefined;
+    }
+    case "pax":
+      return optionsOf(args, { short: "bfopsx" }).letters.has("r") ? archive : undefined;
+    case "patch":
+      return patchWrites(args)
+        ? "'patch' changes the files the patch names, which the text does not show"
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Why `git SUBCOMMAND` with `after` writes files a patch names (`git apply`, `git am`), or
+ * undefined when it does not (`git apply --check`, `--stat`, `--cached`; `git am --abort`).
+ */
+export function gitWritesFilesNamedInside(
+  subcommand: string,
+  after: readonly ShellWord[],
+): string | undefined {
+  const why = `'git ${subcommand}' changes the files the patch names, which the text does not show`;
+  if (subcommand === "apply") {
+    const read = optionsOf(after, {
+      short: "pC",
+      long: ["--exclude", "--include", "--directory", "--whitespace", "--build-fake-ancestor"],
+      letterGroupsOnly: true,
+    });
+    if (hasExactly(read, "--cached")) return undefined;
+    const onlyReports = ["--check", "--stat", "--numstat", "--summary"].some((o) =>
+      hasExactly(read, o),
+    );
+    return onlyReports && !hasLong(read, "--apply") ? undefined : why;
+  }
+  if (subcommand === "am") {
+    const read = optionsOf(after, { long: ["--whitespace", "--directory", "--exclude"] });
+    const stops = ["--abort", "--quit", "--show-current-patch"].some((o) => hasExactly(read, o));
+    return stops ? undefined : why;
+  }
+  return undefined;
+}
