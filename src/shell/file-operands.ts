@@ -846,6 +846,16 @@ const gitDestinationOptions: ReadonlyMap<string, GitDestinations> = new Map([
     },
   ],
   [
+    "init-db",
+    {
+      short: "b",
+      long: words("--template --separate-git-dir --initial-branch --object-format --ref-format"),
+      files: ["--separate-git-dir"],
+      letterGroupsOnly: true,
+      operandsFrom: 0,
+    },
+  ],
+  [
     "worktree",
     {
       short: "bB",
@@ -880,6 +890,32 @@ const gitDestinationOptions: ReadonlyMap<string, GitDestinations> = new Map([
       letterGroupsOnly: true,
       operandsFrom: Number.POSITIVE_INFINITY,
     },
+  ],
+  // Plumbing that writes files named on its command line: a pack's base name, an index, mails.
+  [
+    "pack-objects",
+    {
+      long: words(
+        "--window --depth --window-memory --max-pack-size --compression --threads --filter --index-version",
+      ),
+      files: [],
+      letterGroupsOnly: true,
+      operandsFrom: 0,
+    },
+  ],
+  [
+    "index-pack",
+    {
+      short: "o",
+      long: ["--index-version", "--threads"],
+      files: ["-o"],
+      letterGroupsOnly: true,
+      operandsFrom: Number.POSITIVE_INFINITY,
+    },
+  ],
+  [
+    "mailsplit",
+    { short: "bo", files: ["-o"], letterGroupsOnly: true, operandsFrom: Number.POSITIVE_INFINITY },
   ],
   [
     "bundle",

@@ -36,7 +36,8 @@ function optionsOf(args: readonly ShellWord[], syntax: OptionSyntax): ReadOption
     reported.add(item.at);
     if (item.kind === "operand") operands.push(item.word);
     else if (item.kind === "option") {
-      reported.add(item.at + 1);
+      // Its value is the next word only when not attached (`-Cdir -x`: `-x` is an option).
+      if (item.value !== undefined && item.value === args[item.at + 1]) reported.add(item.at + 1);
       if (item.given.startsWith("--")) long.push(item.given);
       else {
         const v = item.word.value;
@@ -90,21 +91,31 @@ const tarSyntax: OptionSyntax = {
   ],
 };
 
+/** bsdtar's: `-H` and `-L` are flags there (follow links), not GNU tar's format and length. */
+const bsdtarSyntax: OptionSyntax = {
+  short: "bCfIsTX",
+  long: ["--file", "--directory", "--files-from", "--exclude", "--format", "--options", "--newer"],
+};
+
 /** Whether a tar-like command (`tar`, `bsdtar`, `jar`) extracts. */
-function tarExtracts(args: readonly ShellWord[]): boolean {
+function tarExtracts(args: readonly ShellWord[], syntax: OptionSyntax): boolean {
   // Old style: a first word of letters without a dash (`tar xzf a.tgz`, `jar xf a.jar`).
   const first = args[0]?.value ?? "";
   if (/^[A-Za-z]+$/.test(first) && first.includes("x")) return true;
-  const read = optionsOf(args, tarSyntax);
+  const read = optionsOf(args, syntax);
   return read.letters.has("x") || hasLong(read, "--extract") || hasLong(read, "--get");
 }
 
 /** unzip's modes that write no file: list, test, to standard output, comment, zipinfo. */
 const unzipReadOnlyLetters = "lvtpczZ";
 
+/** Whether the command only prints its help or version. */
+const onlyHelp = (read: ReadOptions): boolean =>
+  hasExactly(read, "--help") || hasExactly(read, "--version");
+
 function unzipExtracts(args: readonly ShellWord[]): boolean {
   const read = optionsOf(args, { short: "dP" });
-  if (hasExactly(read, "--help")) return false;
+  if (onlyHelp(read) || read.letters.has("h")) return false;
   return ![...unzipReadOnlyLetters].some((letter) => read.letters.has(letter));
 }
 
@@ -126,12 +137,31 @@ function patchWrites(args: readonly ShellWord[]): boolean {
       "--suffix",
     ],
   });
-  // A dry run writes nothing; `-o FILE` writes that file; an original file named writes it.
+  // A dry run writes nothing; `-o FILE` writes that file. An original file named is not taken
+  // for one: patch has options whose value could be read as it (`-x 1`, `--quoting-style x`).
   if (hasExactly(read, "--dry-run") || read.letters.has("C") || hasExactly(read, "--check")) {
     return false;
   }
-  if (read.letters.has("o") || hasExactly(read, "--output")) return false;
-  return read.operands.length === 0;
+  if (onlyHelp(read)) return false;
+  return !(read.letters.has("o") || hasExactly(read, "--output"));
+}
+
+/**
+ * Whether `ar` extracts: its key (`x`, `-x`, `xv`) is the first word of letters holding an
+ * operation (`d m p q r s t x`), after options such as `--output=DIR` and `--plugin NAME`.
+ */
+function arExtracts(args: readonly ShellWord[]): boolean {
+  for (let at = 0; at < args.length; at++) {
+    const v = (args[at] as ShellWord).value;
+    if (v === "--plugin" || v === "--target" || v === "--output") {
+      at++;
+      continue;
+    }
+    if (v.startsWith("--")) continue;
+    if (!/^-?[A-Za-z]+$/.test(v)) return false;
+    if (/[dmpqrstx]/.test(v)) return v.includes("x");
+  }
+  return false;
 }
 
 /** The first operand of a program whose first operand is a command (`7z x a.7z`). */
@@ -151,15 +181,46 @@ export function writesFilesNamedInside(
   switch (name) {
     case "tar":
     case "gtar":
-    case "bsdtar":
     case "jar":
-      return tarExtracts(args) ? archive : undefined;
+      return tarExtracts(args, tarSyntax) ? archive : undefined;
+    case "bsdtar":
+      return tarExtracts(args, bsdtarSyntax) ? archive : undefined;
     case "unzip":
+    case "bsdunzip":
       return unzipExtracts(args) ? archive : undefined;
-    case "ar": {
-      const key = args[0]?.value ?? "";
-      return /^-?[A-Za-z]*x/.test(key) ? archive : undefined;
+    case "ar":
+      return arExtracts(args) ? archive : undefined;
+    case "gzip":
+    case "gunzip": {
+      // `-N` restores the name stored in the compressed file.
+      const read = optionsOf(args, { short: "S", long: ["--suffix"] });
+      const decompresses =
+        name === "gunzip" || read.letters.has("d") || hasLong(read, "--decompress");
+      const stored = read.letters.has("N") || hasLong(read, "--name");
+      const toOutput = read.letters.has("c") || hasLong(read, "--stdout");
+      return decompresses && stored && !toOutput ? archive : undefined;
     }
+    case "unar":
+      return onlyHelp(optionsOf(args, { short: "oep" })) ? undefined : archive;
+    case "cabextract": {
+      const read = optionsOf(args, { short: "dFe" });
+      const lists = ["l", "t", "p"].some((letter) => read.letters.has(letter));
+      return lists || onlyHelp(read) ? undefined : archive;
+    }
+    case "lha": {
+      const key = args[0]?.value.replace(/^-/, "") ?? "";
+      return /^[a-z]*[xe]/.test(key) ? archive : undefined;
+    }
+    case "dpkg-deb": {
+      const extracts = args.some((w) =>
+        /^(-[A-Za-z]*[xXR][A-Za-z]*|--(extract|vextract|raw-extract))$/.test(w.value),
+      );
+      return extracts ? archive : undefined;
+    }
+    case "git-apply":
+      return gitWritesFilesNamedInside("apply", args);
+    case "git-am":
+      return gitWritesFilesNamedInside("am", args);
     case "7z":
     case "7za":
     case "7zr":
@@ -168,12 +229,14 @@ export function writesFilesNamedInside(
       const command = firstOperand(args)?.toLowerCase();
       return command === "x" || command === "e" ? archive : undefined;
     }
-    case "cpio": {
+    case "cpio":
+    case "bsdcpio": {
       const read = optionsOf(args, { short: "CDEFHIMORs" });
+      // `-it` lists the archive.
+      const lists = read.letters.has("t") || hasExactly(read, "--list");
       const extracts =
-        read.letters.has("i") ||
+        ((read.letters.has("i") || hasLong(read, "--extract")) && !lists) ||
         read.letters.has("p") ||
-        hasLong(read, "--extract") ||
         hasLong(read, "--pass-through");
       return extracts ? archive : undefined;
     }
@@ -203,7 +266,7 @@ export function gitWritesFilesNamedInside(
       long: ["--exclude", "--include", "--directory", "--whitespace", "--build-fake-ancestor"],
       letterGroupsOnly: true,
     });
-    if (hasExactly(read, "--cached")) return undefined;
+    if (hasExactly(read, "--cached") || onlyHelp(read) || read.letters.has("h")) return undefined;
     const onlyReports = ["--check", "--stat", "--numstat", "--summary"].some((o) =>
       hasExactly(read, o),
     );
@@ -211,7 +274,9 @@ export function gitWritesFilesNamedInside(
   }
   if (subcommand === "am") {
     const read = optionsOf(after, { long: ["--whitespace", "--directory", "--exclude"] });
-    const stops = ["--abort", "--quit", "--show-current-patch"].some((o) => hasExactly(read, o));
+    const stops = ["--abort", "--quit", "--show-current-patch", "--help"].some((o) =>
+      hasExactly(read, o),
+    );
     return stops ? undefined : why;
   }
   return undefined;
