@@ -809,6 +809,9 @@ const gitSubcommandFileOptions: ReadonlyMap<string, GitFileOptions> = new Map([
   ],
 ]);
 
+/** ssh settings that name a library ssh loads (a PKCS#11 or security-key provider). */
+const sshLibrarySettings = new Set(["pkcs11provider", "securitykeyprovider"]);
+
 /** Where a git subcommand writes: its options that take a value, which of them name places. */
 interface GitDestinations extends GitFileOptions {
   /** Its operands from this one on are places (`worktree add PATH`: 1, after `add`). */
@@ -1366,6 +1369,14 @@ class OperandCollector {
       if (input.kind === "built") this.note(`'${name}' is given an option built by expansion`);
       const unread = input.kind === "stdin" ? unreadStdin(simple) : undefined;
       if (unread !== undefined) this.note(`'${name}' reads its script from a pipe: ${unread}`);
+      // A shell in a script another program runs (`sh -c 'sh'`, `git send-email
+      // --smtp-server=/bin/sh`) reads the input that program gives it, which the text does not
+      // show, unless the script itself gives it one.
+      const given = simple.stdinFrom !== undefined || simple.stdinFromCompound === true;
+      const redirected = simple.redirections.some((r) => r.operator.startsWith("<"));
+      if (input.kind === "stdin" && depth > 0 && !given && !redirected) {
+        this.note(`'${name}' reads its script from the input of the program that runs it`);
+      }
       // The script file it runs and the startup files it reads (`sh .env`, `bash --rcfile x`)
       // are read: paths of the call. One built by expansion (`bash "$SCRIPT"`) is left unread.
       const read = [...shellStartupFiles(args), ...(input.kind === "file" ? [input.file] : [])];
@@ -1651,6 +1662,10 @@ class OperandCollector {
       // A configuration it reads, a log it writes. An identity is read, never shown: a key in
       // ~/.ssh is what `-i` is for.
       if (option === "-F" || option === "-E") this.file(value);
+      // A PKCS#11 library ssh loads: its code runs in ssh.
+      if (name === "ssh" && option === "-I") {
+        this.note(`'${name} -I' loads a library, whose code runs`);
+      }
       if (name === "sftp" && option === "-b") {
         this.note("'sftp -b' runs the commands of a batch file, local ones among them");
       }
@@ -1675,6 +1690,8 @@ class OperandCollector {
         this.file(restOfWord(value, setting.valueAt));
       } else if (setting.keyword === "include" || setting.keyword === "match") {
         this.note(`'${name} -o' reads settings that may run commands`);
+      } else if (sshLibrarySettings.has(setting.keyword)) {
+        this.note(`'${name} -o ${setting.keyword}' loads a library, whose code runs`);
       }
     }
   }

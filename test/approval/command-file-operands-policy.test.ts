@@ -1796,3 +1796,36 @@ describe("git's destinations: the folders and files it makes", () => {
     }
   });
 });
+
+describe("a shell fed by the program that runs it, and libraries ssh loads", () => {
+  // A shell in a script another program runs reads that program's input as its script: the
+  // outer pipe (`... | sh -c 'sh'`), the mail `git send-email` hands its "SMTP server" program.
+  // ssh loads a PKCS#11 or security-key library named by `-I` or a setting, and runs its code.
+  it.each([
+    ["echo x | sh -c 'sh'"],
+    ["cat notes.txt | bash -c 'bash -s'"],
+    ["git send-email --smtp-server=/bin/sh 0001.patch"],
+    ["ssh host sh"],
+    ["ssh -I /tmp/lib.so host"],
+    ["ssh -I ./lib.so host"],
+    ["ssh -o PKCS11Provider=/tmp/lib.so host"],
+    ["ssh -o 'SecurityKeyProvider ./lib.so' host"],
+    ["scp -o PKCS11Provider=x a h:b"],
+    ["sftp -o SecurityKeyProvider=x h"],
+  ])("asks for %j", (command) => {
+    expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
+  });
+
+  it("still runs shells given their script, and everyday ssh", () => {
+    for (const command of [
+      "sh -c 'ls'",
+      "bash -c 'echo hi | sh'",
+      "sh -c 'sh < README.md'",
+      "git send-email --smtp-server=smtp.example.com 0001.patch",
+      "ssh -i ~/.ssh/id_ed25519 host",
+      "ssh host uptime",
+    ]) {
+      expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
