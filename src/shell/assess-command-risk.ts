@@ -7,12 +7,14 @@ import {
   quoteWords,
   stdinScripts,
   substitutionBodies,
+  unreadStdin,
 } from "./command-words.js";
 import { assignmentRisk } from "./environment-assignments.js";
 import { commandFileOperands } from "./file-operands.js";
-import { type ClassifyContext, RiskFindings } from "./risk-findings.js";
+import { type ClassifyContext, RiskFindings, runsInput } from "./risk-findings.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
+import { sshRunsInput } from "./ssh-runs-input.js";
 import { unwrapCommand } from "./unwrap-command.js";
 import { writeTargetFinding } from "./write-target.js";
 
@@ -126,7 +128,16 @@ function assessInto(command: string, findings: RiskFindings, depth: number): voi
   for (const simple of parsed.commands) {
     for (const word of simple.words) for (const body of word.substitutions) assess(body);
     for (const redirection of simple.redirections) assessRedirection(redirection, findings, assess);
-    const context: ClassifyContext = { findings, assess, stdinScripts: stdinScripts(simple) };
+    const context: ClassifyContext = {
+      findings,
+      assess,
+      stdinScripts: stdinScripts(simple),
+      unreadInput:
+        unreadStdin(simple) ??
+        (simple.redirections.some((r) => r.operator === "<" || r.operator === "<>")
+          ? "a file's text"
+          : undefined),
+    };
     classifyWords(simple.words, context);
     assessWriteTargets(unwrapCommand(simple.words).words, findings);
   }
@@ -150,6 +161,11 @@ function classifyWords(words: readonly ShellWord[], context: ClassifyContext): v
   for (const name of unwrapped.assignments) findings.addFinding(assignmentRisk(name));
   for (const finding of unwrapped.findings) findings.addFinding(finding);
   for (const script of unwrapped.scripts) context.assess(script);
+  // `echo CMD | ssh HOST`: the remote shell, on this machine for `localhost`, runs the input.
+  for (const stage of unwrapped.stages) {
+    const name = stage[0] === undefined ? "" : commandName(stage[0].value);
+    if (name === "ssh" && sshRunsInput(stage.slice(1))) runsInput(name, context);
+  }
   const program = unwrapped.words[0];
   if (program === undefined) return;
   if (isBuiltByExpansion(program)) {

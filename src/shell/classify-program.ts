@@ -11,7 +11,7 @@ import {
 } from "./command-words.js";
 import { assignmentName, assignmentRisk } from "./environment-assignments.js";
 import { checkProgramOptions, pagers, readOnlyPrograms } from "./read-only-programs.js";
-import type { ClassifyContext } from "./risk-findings.js";
+import { type ClassifyContext, runsInput } from "./risk-findings.js";
 import { shellInput } from "./shell-invocation.js";
 import type { ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
@@ -124,6 +124,10 @@ export function classifyProgram(
   switch (name) {
     case "command":
       return; // `command -v` / `-V` only print (the wrapper rule took every other form).
+    case "at":
+    case "batch":
+      classifyAt(name, args, context);
+      return;
     case "find":
       classifyFind(words, findings, classifyWords, isSweepingTarget);
       return;
@@ -296,6 +300,19 @@ function downloadsInSubstitution(words: readonly ShellWord[]): boolean {
       });
     }),
   );
+}
+
+/**
+ * `at` and `batch` run their input, or the file of `-f`, as a shell script later; listing,
+ * removing and printing jobs (`-l`, `-r`, `-d`, `-c`) run nothing.
+ */
+function classifyAt(name: string, args: readonly string[], context: ClassifyContext): void {
+  if (args.some((a) => /^-[A-Za-z]*[lrdc]/.test(a))) return;
+  if (args.some((a) => /^-[A-Za-z]*f/.test(a))) {
+    context.findings.add(High, `It runs the commands of a file later ('${name} -f').`);
+    return;
+  }
+  runsInput(name, context);
 }
 
 function classifyInterpreter(

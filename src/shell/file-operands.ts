@@ -43,6 +43,7 @@ import { shellInput, shellStartupFiles } from "./shell-invocation.js";
 import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { sliceWord, writtenText } from "./shell-word.js";
+import { sshRunsInput } from "./ssh-runs-input.js";
 import { gitWritesFilesNamedInside, writesFilesNamedInside } from "./unpacked-files.js";
 import { unwrapCommand, wrapperOptionSyntax } from "./unwrap-command.js";
 
@@ -1234,6 +1235,22 @@ class OperandCollector {
   }
 
   /**
+   * A program that runs its input as a script (a shell given none, `ssh HOST` without a command,
+   * `at`): unknown when the input is a pipe whose text the line does not show (`base64 -d | sh`),
+   * or, in a script another program runs (`sh -c 'sh'`, `git send-email --smtp-server=/bin/sh`),
+   * the input that program gives, unless the script itself gives one.
+   */
+  unreadInput(name: string, simple: ShellSimpleCommand, depth: number): void {
+    const unread = unreadStdin(simple);
+    if (unread !== undefined) this.note(`'${name}' reads its script from a pipe: ${unread}`);
+    const given = simple.stdinFrom !== undefined || simple.stdinFromCompound === true;
+    const redirected = simple.redirections.some((r) => r.operator.startsWith("<"));
+    if (depth > 0 && !given && !redirected) {
+      this.note(`'${name}' reads its script from the input of the program that runs it`);
+    }
+  }
+
+  /**
    * An unquoted glob in any command lists the names it matches (`echo /root/*`), so the folder
    * it matches in is a path of the call. A glob in an earlier segment (`*\/x`, `.?/x`) may pass
    * through links or `..` and cannot be told.
@@ -1334,6 +1351,11 @@ class OperandCollector {
     for (const reason of unwrapped.unread) this.note(reason);
     for (const stage of unwrapped.stages) {
       const name = stage[0] === undefined ? "" : commandName(stage[0].value);
+      // `echo CMD | ssh HOST`: the remote shell, on this machine for `localhost`, runs the input.
+      if (name === "ssh" && sshRunsInput(stage.slice(1))) {
+        for (const text of stdinScripts(simple)) nested(text);
+        this.unreadInput(name, simple, depth);
+      }
       if (name === "xargs") this.note("'xargs' takes its operands from its input");
       if (name === "parallel") this.note("'parallel' takes its operands from ':::' or its input");
     }
@@ -1367,16 +1389,7 @@ class OperandCollector {
       if (input.kind === "command" && input.script !== undefined) nested(input.script.value);
       for (const text of stdinScripts(simple)) nested(text);
       if (input.kind === "built") this.note(`'${name}' is given an option built by expansion`);
-      const unread = input.kind === "stdin" ? unreadStdin(simple) : undefined;
-      if (unread !== undefined) this.note(`'${name}' reads its script from a pipe: ${unread}`);
-      // A shell in a script another program runs (`sh -c 'sh'`, `git send-email
-      // --smtp-server=/bin/sh`) reads the input that program gives it, which the text does not
-      // show, unless the script itself gives it one.
-      const given = simple.stdinFrom !== undefined || simple.stdinFromCompound === true;
-      const redirected = simple.redirections.some((r) => r.operator.startsWith("<"));
-      if (input.kind === "stdin" && depth > 0 && !given && !redirected) {
-        this.note(`'${name}' reads its script from the input of the program that runs it`);
-      }
+      if (input.kind === "stdin") this.unreadInput(name, simple, depth);
       // The script file it runs and the startup files it reads (`sh .env`, `bash --rcfile x`)
       // are read: paths of the call. One built by expansion (`bash "$SCRIPT"`) is left unread.
       const read = [...shellStartupFiles(args), ...(input.kind === "file" ? [input.file] : [])];
@@ -1386,6 +1399,22 @@ class OperandCollector {
         for (const r of simple.redirections) if (r.operator === "<") from.push(r.target);
       }
       this.substitutedScripts(name, from, depth);
+    } else if (name === "at" || name === "batch") {
+      // at runs its input, or the file of `-f`, as a shell script later.
+      const read = readOptions(args, { short: "fqtmMuv" });
+      let file: ShellWord | undefined;
+      let lists = false;
+      for (const item of read) {
+        if (item.kind === "option" && item.name === "-f") file = item.value;
+      }
+      for (const word of args) if (/^-[A-Za-z]*[lrdc]/.test(word.value)) lists = true;
+      if (file !== undefined) {
+        this.file(file);
+        this.note(`'${name} -f' runs the commands of a file`);
+      } else if (!lists) {
+        for (const text of stdinScripts(simple)) nested(text);
+        this.unreadInput(name, simple, depth);
+      }
     } else if (name === "source" || name === ".") {
       const script = args[0]?.value === "--" ? args[1] : args[0];
       if (script !== undefined) this.substitutedScripts(name, [script], depth);
@@ -1665,6 +1694,11 @@ class OperandCollector {
       // A PKCS#11 library ssh loads: its code runs in ssh.
       if (name === "ssh" && option === "-I") {
         this.note(`'${name} -I' loads a library, whose code runs`);
+      }
+      // A path as sftp's subsystem is the server program it runs, on the remote machine, which
+      // may be this one (`sftp -s /bin/sh localhost`).
+      if (name === "sftp" && option === "-s" && value.value.includes("/")) {
+        this.commandValue(`${name} -s`, value, depth);
       }
       if (name === "sftp" && option === "-b") {
         this.note("'sftp -b' runs the commands of a batch file, local ones among them");

@@ -11,6 +11,7 @@ import {
 import { shellInput } from "./shell-invocation.js";
 import type { ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
+import { sshRunsInput } from "./ssh-runs-input.js";
 import { unwrapCommand } from "./unwrap-command.js";
 
 /** Whether a deny pattern hits a command line. */
@@ -97,6 +98,13 @@ class DenyMatcher {
       // A script fed to a shell on its input (`echo ... | sh`, `sh <<EOF`).
       const effective = unwrapCommand(simple.words).words;
       const program = commandName(effective[0]?.value ?? "");
+      // So is the input of `at` and `batch`, and of `ssh HOST` without a command (the remote
+      // shell, on this machine for `localhost`).
+      const sshInput = simple.words.length > 0 && sshStageRunsInput(simple.words);
+      if (sshInput || program === "at" || program === "batch") {
+        for (const text of stdinScripts(simple))
+          if (note(this.line(text, depth + 1))) return "match";
+      }
       if (shells.has(program) || program === "source" || program === ".") {
         for (const word of effective.slice(1)) {
           for (const body of word.substitutions) {
@@ -222,4 +230,11 @@ class DenyMatcher {
  */
 export function matchDenyPattern(pattern: string, command: string): DenyPatternMatch {
   return new DenyMatcher(pattern, patternHead(pattern)).line(command, 0);
+}
+
+/** Whether one of `words`' wrappers is `ssh HOST` without a command (see {@link sshRunsInput}). */
+function sshStageRunsInput(words: readonly ShellWord[]): boolean {
+  return unwrapCommand(words).stages.some(
+    (stage) => commandName(stage[0]?.value ?? "") === "ssh" && sshRunsInput(stage.slice(1)),
+  );
 }

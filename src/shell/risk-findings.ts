@@ -1,4 +1,4 @@
-import type { RiskLevel } from "../core/index.js";
+import { RiskLevel } from "../core/index.js";
 import type { RiskFinding } from "./read-only-programs.js";
 
 /**
@@ -29,4 +29,23 @@ export interface ClassifyContext {
   readonly assess: (command: string) => void;
   /** Scripts the command reads on standard input, when known (here-documents, `echo ... |`). */
   readonly stdinScripts: readonly string[];
+  /**
+   * Why what the command reads on its input cannot be read as a script, if it cannot: a pipe
+   * from a program other than `echo`, `printf` or `cat` of here-documents, or a file (`< x`).
+   */
+  readonly unreadInput?: string | undefined;
+}
+
+/**
+ * A program that runs its input as a shell script (`ssh HOST` without a command): the scripts
+ * the line shows are judged; one it does not show (`base64 -d x | ssh h`, `ssh h < x`) is High.
+ */
+export function runsInput(name: string, context: ClassifyContext): void {
+  if (context.unreadInput !== undefined) {
+    context.findings.add(
+      RiskLevel.High,
+      `It runs what '${name}' reads from its input as a script.`,
+    );
+  }
+  for (const script of context.stdinScripts) context.assess(script);
 }

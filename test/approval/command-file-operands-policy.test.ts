@@ -1812,6 +1812,15 @@ describe("a shell fed by the program that runs it, and libraries ssh loads", () 
     ["ssh -o 'SecurityKeyProvider ./lib.so' host"],
     ["scp -o PKCS11Provider=x a h:b"],
     ["sftp -o SecurityKeyProvider=x h"],
+    // The remote shell of `ssh HOST` without a command runs ssh's input, on this machine for
+    // localhost; `at` and `batch` run theirs later; sftp runs a path given as its subsystem.
+    ["echo 'cat .env' | ssh localhost"],
+    ["printf 'cat .env' | ssh -T localhost"],
+    ["base64 -d x | ssh localhost"],
+    ["echo 'cat .env' | at now"],
+    ["echo 'cat .env' | batch"],
+    ["at -f job.sh now"],
+    ["sftp -s /bin/sh localhost"],
   ])("asks for %j", (command) => {
     expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
   });
@@ -1824,6 +1833,11 @@ describe("a shell fed by the program that runs it, and libraries ssh loads", () 
       "git send-email --smtp-server=smtp.example.com 0001.patch",
       "ssh -i ~/.ssh/id_ed25519 host",
       "ssh host uptime",
+      "echo 'ls' | ssh localhost",
+      "ssh -N -L 8080:localhost:80 host",
+      "echo 'npm test' | at now",
+      "at -l",
+      "sftp host",
     ]) {
       expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
     }

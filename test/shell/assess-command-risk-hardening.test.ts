@@ -87,6 +87,9 @@ const hiddenCriticals = [
   "flock /tmp/l -c 'rm -rf ~'",
   "ssh localhost 'rm -rf ~'",
   "runuser -u x -- rm -rf ~",
+  "echo 'rm -rf ~' | ssh localhost",
+  "echo 'rm -rf ~' | at now",
+  "echo 'rm -rf ~' | batch",
 ];
 
 describe("assessCommandRisk judges what will actually run", () => {
