@@ -3,35 +3,28 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The files that take longest, slowest first (seconds on Node 20, whole suite at three workers,
- * 2026-11-27, load 4 to 9). They start before all others: vitest's own order takes the durations
- * of the last run from its cache in node_modules/.vite, which .ci/run's `npm ci` removes, so its
- * first run (Node 20, with coverage) orders the files by size, and chaos.test.ts (115 lines, the
- * longest file) comes late; with a stale cache it started 440 s into a 669 s run. A file not
- * listed keeps vitest's order after these; a listed file that no longer exists is ignored.
+ * Long files that vitest's own order would start late, slowest first (seconds in a whole-suite run
+ * on Node 20 at three workers, 2026-11-27, load 4 to 9; in brackets, the file's place by size).
+ * They start before all others. vitest orders by the durations of the last run, from its cache in
+ * node_modules/.vite, which .ci/run's `npm ci` removes: CI's first run (Node 20, with coverage)
+ * orders by file size, largest first, and chaos.test.ts (the longest, 132 s) is 127th of 191, so
+ * that run could end on it with the other workers idle. The long files that are also large
+ * (mcp-console, process-sandbox, mcp-upstream-tree-kill, tool-call-store) are not listed: both
+ * orders start them early, and a run that started all the longest files together (most of them
+ * spawning processes) failed tree-kill's 10 s wait for its process tree at load 11 to 13. A file
+ * not listed keeps vitest's order after these; a listed file that no longer exists is ignored.
  */
 const slowFirst = [
-  "test/store/chaos.test.ts", // 132 s
-  "test/mcp/mcp-console.test.ts", // 104 s
-  "test/sandbox/process-sandbox.test.ts", // 65 s
-  "test/console/cross-process.test.ts", // 64 s
-  "test/mcp/mcp-upstream-tree-kill.test.ts", // 60 s
-  "test/mcp/mcp-clients.test.ts", // 15 to 46 s
-  "test/cli/cli-bad-input.test.ts", // 40 s
-  "test/store/tool-call-store.test.ts", // 31 s
-  "test/mcp/mcp-upstream-definitions.test.ts", // 31 s
-  "test/adapters/adapter-entries.test.ts", // 28 s
-  "test/console/mcp-console-browser.test.ts", // 23 s
-  "test/shell/command-pattern.property.test.ts", // 23 s
-  "test/readme/readme-examples.test.ts", // 22 s
-  "test/store/crash-recovery.test.ts", // 22 s
-  "test/store/sqlite-audit-write-behind.test.ts", // 20 s
-  "test/calls/tool-call-processor-race.test.ts", // 19 s
-  "test/cli/mcp-cli-commands.test.ts", // 19 s
-  "test/builtin/terminal-execute-tool.test.ts", // 18 s
-  "test/store/audit-insert-thread.test.ts", // 18 s
-  "test/console/console-browser.test.ts", // 17 s
-  "test/cli/audit-follow.test.ts", // 17 s
+  "test/store/chaos.test.ts", // 132 s (127th)
+  "test/console/cross-process.test.ts", // 64 s (114th)
+  "test/cli/cli-bad-input.test.ts", // 40 s (170th)
+  "test/mcp/mcp-upstream-definitions.test.ts", // 31 s (120th)
+  "test/adapters/adapter-entries.test.ts", // 28 s (181st)
+  "test/readme/readme-examples.test.ts", // 22 s (171st)
+  "test/mcp/mcp-clients.test.ts", // 15 to 46 s (136th)
+  "test/calls/tool-call-processor-race.test.ts", // 19 s (130th)
+  "test/cli/mcp-cli-commands.test.ts", // 19 s (135th)
+  "test/cli/audit-follow.test.ts", // 17 s (125th)
 ];
 
 class SlowFirstSequencer extends BaseSequencer {
