@@ -181,6 +181,12 @@ describe("approval rounds waiting at once", () => {
     });
     const http = await serveMcpHttp(mcp, { token: "the-token" });
     let asked = 0;
+    // The first elicitation is answered once the test has looked (released after its checks,
+    // or in finally), not after a fixed 3 s: its round stays open all the while.
+    let answerNow: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answerNow = resolve;
+    });
     const client = new Client(
       { name: "flood-2026", version: "1" },
       {
@@ -191,7 +197,7 @@ describe("approval rounds waiting at once", () => {
     client.setRequestHandler("elicitation/create", async () => {
       asked++;
       // Never answered while the test looks: its round stays open.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await answered;
       return { action: "decline" };
     });
     await client.connect(
@@ -210,8 +216,10 @@ describe("approval rounds waiting at once", () => {
       expect(textOf(second)).toContain("already wait for a person's approval");
       expect(asked).toBe(1);
       await eventually(async () => expect((await rows()).map((r) => r.status)).toContain("denied"));
+      answerNow();
       await waiting;
     } finally {
+      answerNow();
       await client.close();
       await http.close();
     }
