@@ -268,7 +268,8 @@ describe("parseCommand against bash", () => {
       // Each run starts bash; shrinking a failure would take minutes, so report it unshrunk.
       { numRuns: 120, maxSkipsPerRun: 1000, endOnFailure: true },
     );
-  });
+    // 120 starts of bash: about 5 s on an idle machine, over 20 s on a loaded one.
+  }, 120_000);
 
   it("sees the command bash runs inside a substitution, and flags it", () => {
     const command = "ab $(c d)";

@@ -13,6 +13,12 @@ const backtracking = {
   patternProperties: { "^(x+x+)+y$": { type: "number" } },
 } as const;
 
+/**
+ * What "at once" allows: far above a linear check of these inputs (milliseconds) even on a loaded
+ * machine, far below what a backtracking engine takes on them (2^40 steps: hours).
+ */
+const LINEAR_BOUND_MS = 5_000;
+
 describe("schema patterns that backtrack", () => {
   const validator = new ToolValidator();
 
@@ -22,7 +28,7 @@ describe("schema patterns that backtrack", () => {
       { name: `${"a".repeat(40)}!`, tag: `${"word ".repeat(20)}!` },
       backtracking,
     );
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
     expect(result.isValid).toBe(false);
     expect(result.errors.map((e) => e.parameterName).sort()).toEqual(["name", "tag"]);
   });
@@ -33,7 +39,7 @@ describe("schema patterns that backtrack", () => {
       { [`${"x".repeat(40)}`]: "not a number" },
       backtracking,
     );
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
     expect(result.isValid).toBe(true);
   });
 
@@ -72,7 +78,7 @@ describe("linearTimeRegExp: patterns as JSON Schemas write them", () => {
     expect(String(names)).toContain("(RE2)");
     const started = performance.now();
     expect(names.test(`${"a".repeat(28)}!`)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
     expect(names.test("Élodie Dupré")).toBe(true);
     expect(linearTimeRegExp("^\\u{1F600}$", "u").test("😀")).toBe(true);
     expect(linearTimeRegExp("^a\\\\u0041$", "u").test("a\\u0041")).toBe(true);
@@ -82,14 +88,14 @@ describe("linearTimeRegExp: patterns as JSON Schemas write them", () => {
     const forced = linearTimeRegExp("^(?=a)(a+)+$", "u");
     const started = performance.now();
     expect(forced.test(`${"a".repeat(40)}!`)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
     expect(forced.test("aaaa")).toBe(true);
   });
 
   it("matches no text longer than the limit", () => {
     const started = performance.now();
     expect(linearTimeRegExp("[a-z]{1,1000}@", "u").test("a".repeat(1_000_000))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
   });
 });
 
@@ -210,7 +216,7 @@ describe("linearTimeRegExp: patterns RE2 read otherwise, and lookaheads", () => 
       expect(String(matcher)).toContain("(RE2)");
       const started = performance.now();
       expect(matcher.test(`${"a".repeat(45)}!`)).toBe(false);
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(performance.now() - started).toBeLessThan(LINEAR_BOUND_MS);
     }
     const rule = linearTimeRegExp("^(?=.*[0-9])(?!.*--)[a-z0-9-]+$", "u");
     expect(rule.test(`${"a".repeat(1000)}1`)).toBe(true);
