@@ -4,7 +4,6 @@ import {
   type JSONRPCMessage,
   PARSE_ERROR,
   parseJSONRPCMessage,
-  serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
 import { StdioLineFraming } from "./stdio-line-framing.js";
@@ -73,28 +72,29 @@ export class StdioLineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("The stdio transport is closed"));
+    const stdout = this.#stdout;
+    if (stdout.destroyed || stdout.writableEnded) {
+      return Promise.reject(new Error("The stdio transport's output is closed"));
+    }
+    // The message and its newline written as two pieces of one write (`cork`): joined into one
+    // string, the whole message would be copied once more before it is written.
+    stdout.cork();
+    stdout.write(JSON.stringify(message));
+    const room = stdout.write("\n");
+    stdout.uncork();
+    // A stream reports a failed write with an `error` event, never from `write` itself.
+    if (room) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const stdout = this.#stdout;
-      let settled = false;
       const onError = (error: Error) => {
-        if (settled) return;
-        settled = true;
         stdout.off("drain", onDrain);
         reject(error);
       };
       const onDrain = () => {
-        if (settled) return;
-        settled = true;
         stdout.off("error", onError);
         resolve();
       };
       stdout.once("error", onError);
-      if (stdout.write(serializeMessage(message))) {
-        if (settled) return;
-        settled = true;
-        stdout.off("error", onError);
-        resolve();
-      } else if (!settled) stdout.once("drain", onDrain);
+      stdout.once("drain", onDrain);
     });
   }
 

@@ -1,6 +1,6 @@
 // The stdio transport of `aintern mcp` on its own, fed by hand: what it passes on, what it
 // answers itself, and how it stays up when its callers or its input misbehave.
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { StdioLineTransport } from "../../src/mcp/stdio-line-transport.js";
 
@@ -113,5 +113,58 @@ describe("StdioLineTransport", () => {
       await transport.close();
     }
     expect(stdout.listenerCount("error")).toBe(1);
+  });
+
+  it("writes each message as one line, and waits for a full output to drain", async () => {
+    const written: string[] = [];
+    let release: (() => void) | undefined;
+    const stdout = new Writable({
+      highWaterMark: 16,
+      writev(chunks, done) {
+        written.push(chunks.map((c) => c.chunk.toString()).join(""));
+        release = done;
+      },
+      write(chunk, _encoding, done) {
+        written.push(chunk.toString());
+        release = done;
+      },
+    });
+    const transport = new StdioLineTransport(new PassThrough(), stdout, { maxMessageBytes: 1024 });
+    await transport.start();
+    let sent = false;
+    const sending = transport.send({ jsonrpc: "2.0", id: 1, result: { text: "x".repeat(64) } });
+    void sending.then(() => {
+      sent = true;
+    });
+    await settle();
+    expect(sent).toBe(false); // the output holds more than it takes: the send waits
+    while (release !== undefined) {
+      const done = release;
+      release = undefined;
+      done();
+      await settle();
+    }
+    await sending;
+    expect(written.join("")).toBe(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { text: "x".repeat(64) } })}\n`,
+    );
+  });
+
+  it("refuses to send on an output that is closed or fails, without waiting", async () => {
+    const ended = new PassThrough();
+    const transport = new StdioLineTransport(new PassThrough(), ended, { maxMessageBytes: 1024 });
+    await transport.start();
+    ended.destroy();
+    await expect(transport.send({ jsonrpc: "2.0", id: 1, result: {} })).rejects.toThrow(/closed/);
+
+    const failing = new Writable({
+      highWaterMark: 1,
+      write(_chunk, _encoding, done) {
+        done(new Error("EPIPE"));
+      },
+    });
+    const other = new StdioLineTransport(new PassThrough(), failing, { maxMessageBytes: 1024 });
+    await other.start();
+    await expect(other.send({ jsonrpc: "2.0", id: 2, result: {} })).rejects.toThrow(/EPIPE/);
   });
 });
