@@ -10,6 +10,7 @@ import {
   stdinPaths,
 } from "./command-words.js";
 import { assignmentName, assignmentRisk } from "./environment-assignments.js";
+import { readOptionsWhole } from "./program-options.js";
 import { checkProgramOptions, pagers, readOnlyPrograms } from "./read-only-programs.js";
 import { type ClassifyContext, runsInput } from "./risk-findings.js";
 import { shellInput } from "./shell-invocation.js";
@@ -126,7 +127,7 @@ export function classifyProgram(
       return; // `command -v` / `-V` only print (the wrapper rule took every other form).
     case "at":
     case "batch":
-      classifyAt(name, args, context);
+      classifyAt(name, words.slice(1), context);
       return;
     case "find":
       classifyFind(words, findings, classifyWords, isSweepingTarget);
@@ -306,9 +307,11 @@ function downloadsInSubstitution(words: readonly ShellWord[]): boolean {
  * `at` and `batch` run their input, or the file of `-f`, as a shell script later; listing,
  * removing and printing jobs (`-l`, `-r`, `-d`, `-c`) run nothing.
  */
-function classifyAt(name: string, args: readonly string[], context: ClassifyContext): void {
-  if (args.some((a) => /^-[A-Za-z]*[lrdc]/.test(a))) return;
-  if (args.some((a) => /^-[A-Za-z]*f/.test(a))) {
+function classifyAt(name: string, args: readonly ShellWord[], context: ClassifyContext): void {
+  // `-q QUEUE`, `-f FILE`, `-t TIME` take a value: a queue's letter (`-qc`) is no option.
+  const letters = readOptionsWhole(args, { short: "fqt" }).letters;
+  if ([..."lrdc"].some((letter) => letters.has(letter))) return;
+  if (letters.has("f")) {
     context.findings.add(High, `It runs the commands of a file later ('${name} -f').`);
     return;
   }

@@ -34,6 +34,7 @@ import {
   longOption,
   type OptionSyntax,
   readOptions,
+  readOptionsWhole,
   restOfWord,
   splitsIntoWords,
   writtenLength,
@@ -810,6 +811,9 @@ const gitSubcommandFileOptions: ReadonlyMap<string, GitFileOptions> = new Map([
   ],
 ]);
 
+/** at's options that take a value: a file of commands, a queue, a time. */
+const atSyntax: OptionSyntax = { short: "fqt" };
+
 /** ssh settings that name a library ssh loads (a PKCS#11 or security-key provider). */
 const sshLibrarySettings = new Set(["pkcs11provider", "securitykeyprovider"]);
 
@@ -820,6 +824,15 @@ interface GitDestinations extends GitFileOptions {
   /** When it takes a subcommand first: those that write where their operands say. */
   readonly subcommands?: readonly string[];
 }
+
+/** `git init` (and its old name `init-db`): the new repository's folder, `--separate-git-dir`. */
+const gitInitDestinations: GitDestinations = {
+  short: "b",
+  long: words("--template --separate-git-dir --initial-branch --object-format --ref-format"),
+  files: ["--separate-git-dir"],
+  letterGroupsOnly: true,
+  operandsFrom: 0,
+};
 
 /**
  * git subcommands that make a folder or write a file their command line names (see
@@ -839,26 +852,8 @@ const gitDestinationOptions: ReadonlyMap<string, GitDestinations> = new Map([
       operandsFrom: 0,
     },
   ],
-  [
-    "init",
-    {
-      short: "b",
-      long: words("--template --separate-git-dir --initial-branch --object-format --ref-format"),
-      files: ["--separate-git-dir"],
-      letterGroupsOnly: true,
-      operandsFrom: 0,
-    },
-  ],
-  [
-    "init-db",
-    {
-      short: "b",
-      long: words("--template --separate-git-dir --initial-branch --object-format --ref-format"),
-      files: ["--separate-git-dir"],
-      letterGroupsOnly: true,
-      operandsFrom: 0,
-    },
-  ],
+  ["init", gitInitDestinations],
+  ["init-db", gitInitDestinations],
   [
     "worktree",
     {
@@ -1400,14 +1395,14 @@ class OperandCollector {
       }
       this.substitutedScripts(name, from, depth);
     } else if (name === "at" || name === "batch") {
-      // at runs its input, or the file of `-f`, as a shell script later.
-      const read = readOptions(args, { short: "fqtmMuv" });
+      // at runs its input, or the file of `-f`, as a shell script later; it lists, removes or
+      // prints jobs with `-l`, `-r`, `-d`, `-c` (a queue's letter, `-qc`, is no such option).
       let file: ShellWord | undefined;
-      let lists = false;
-      for (const item of read) {
+      for (const item of readOptions(args, atSyntax)) {
         if (item.kind === "option" && item.name === "-f") file = item.value;
       }
-      for (const word of args) if (/^-[A-Za-z]*[lrdc]/.test(word.value)) lists = true;
+      const letters = readOptionsWhole(args, atSyntax).letters;
+      const lists = [..."lrdc"].some((letter) => letters.has(letter));
       if (file !== undefined) {
         this.file(file);
         this.note(`'${name} -f' runs the commands of a file`);

@@ -235,3 +235,56 @@ function* splitValue(args: readonly ShellWord[], at: number): Generator<OptionWo
   const word = args[at];
   if (word !== undefined && splitsIntoWords(word)) yield { kind: "built", word, at };
 }
+
+/**
+ * A program's arguments as a whole: its short option letters (also in groups, and those before
+ * one that takes a value), its long options as written (up to `=`), and its operands.
+ *
+ * @internal
+ */
+export interface ReadOptions {
+  readonly letters: ReadonlySet<string>;
+  readonly long: readonly string[];
+  readonly operands: readonly ShellWord[];
+}
+
+/**
+ * What `args` hold, read by {@link readOptions} under `syntax`: short option letters (those in a
+ * group before one that takes a value too, which `readOptions` does not report), long options
+ * as written (up to `=`), and operands.
+ *
+ * @internal
+ */
+export function readOptionsWhole(args: readonly ShellWord[], syntax: OptionSyntax): ReadOptions {
+  const letters = new Set<string>();
+  const long: string[] = [];
+  const operands: ShellWord[] = [];
+  const reported = new Set<number>();
+  const addGroup = (group: string): void => {
+    for (const letter of group) letters.add(letter);
+  };
+  for (const item of readOptions(args, syntax)) {
+    reported.add(item.at);
+    if (item.kind === "operand") operands.push(item.word);
+    else if (item.kind === "option") {
+      // Its value is the next word only when not attached (`-Cdir -x`: `-x` is an option).
+      if (item.value !== undefined && item.value === args[item.at + 1]) reported.add(item.at + 1);
+      if (item.given.startsWith("--")) long.push(item.given);
+      else {
+        const v = item.word.value;
+        const own = item.given.charAt(1);
+        addGroup(v.slice(1, v.indexOf(own, 1) + 1));
+      }
+    } else if (item.kind === "other") {
+      if (item.given.startsWith("--")) long.push(item.given);
+      else addGroup(item.given.slice(1));
+    }
+  }
+  // Groups of flags only (`-xz`): not reported by readOptions.
+  for (let at = 0; at < args.length; at++) {
+    const v = (args[at] as ShellWord).value;
+    if (v === "--") break;
+    if (!reported.has(at) && /^-[^-]/.test(v)) addGroup(v.slice(1));
+  }
+  return { letters, long, operands };
+}

@@ -1819,6 +1819,8 @@ describe("a shell fed by the program that runs it, and libraries ssh loads", () 
     ["base64 -d x | ssh localhost"],
     ["echo 'cat .env' | at now"],
     ["echo 'cat .env' | batch"],
+    ["echo 'cat .env' | at -qc now"],
+    ["git init-db ../x2"],
     ["at -f job.sh now"],
     ["sftp -s /bin/sh localhost"],
   ])("asks for %j", (command) => {

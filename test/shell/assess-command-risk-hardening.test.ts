@@ -90,6 +90,7 @@ const hiddenCriticals = [
   "echo 'rm -rf ~' | ssh localhost",
   "echo 'rm -rf ~' | at now",
   "echo 'rm -rf ~' | batch",
+  "echo 'rm -rf ~' | at -qc now",
 ];
 
 describe("assessCommandRisk judges what will actually run", () => {
