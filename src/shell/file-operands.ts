@@ -814,6 +814,23 @@ const gitSubcommandFileOptions: ReadonlyMap<string, GitFileOptions> = new Map([
 /** at's options that take a value: a file of commands, a queue, a time. */
 const atSyntax: OptionSyntax = { short: "fqt" };
 
+/**
+ * Why `ssh-keygen` or `ssh-add` with `args` loads a library whose code runs (a PKCS#11 or
+ * security-key provider: `ssh-keygen -D lib`, `-w lib`; `ssh-add -s lib`, `-e lib`, `-S lib`).
+ */
+function loadsLibrary(name: string, args: readonly ShellWord[]): string | undefined {
+  const syntax =
+    name === "ssh-keygen"
+      ? { short: "abCDEfGIJjKmMnNOPrsStTVwYZ", letters: "Dw" }
+      : name === "ssh-add"
+        ? { short: "eHhSst", letters: "esS" }
+        : undefined;
+  if (syntax === undefined) return undefined;
+  const letters = readOptionsWhole(args, syntax).letters;
+  const given = [...syntax.letters].find((letter) => letters.has(letter));
+  return given === undefined ? undefined : `'${name} -${given}' loads a library, whose code runs`;
+}
+
 /** ssh settings that name a library ssh loads (a PKCS#11 or security-key provider). */
 const sshLibrarySettings = new Set(["pkcs11provider", "securitykeyprovider"]);
 
@@ -1235,9 +1252,15 @@ class OperandCollector {
    * or, in a script another program runs (`sh -c 'sh'`, `git send-email --smtp-server=/bin/sh`),
    * the input that program gives, unless the script itself gives one.
    */
-  unreadInput(name: string, simple: ShellSimpleCommand, depth: number): void {
+  unreadInput(name: string, simple: ShellSimpleCommand, depth: number, fileUnread = false): void {
     const unread = unreadStdin(simple);
     if (unread !== undefined) this.note(`'${name}' reads its script from a pipe: ${unread}`);
+    // A shell's script file is judged by its path (`sh < x.sh`, as `sh x.sh`), its text left to
+    // the process isolation the command runs in; what ssh and at run from a file (`ssh
+    // localhost < x.sh`, `at now < x.sh`) runs outside it, on the remote machine or later.
+    if (fileUnread && simple.redirections.some((r) => r.operator === "<" || r.operator === "<>")) {
+      this.note(`'${name}' runs a file's text as its script`);
+    }
     const given = simple.stdinFrom !== undefined || simple.stdinFromCompound === true;
     const redirected = simple.redirections.some((r) => r.operator.startsWith("<"));
     if (depth > 0 && !given && !redirected) {
@@ -1349,7 +1372,7 @@ class OperandCollector {
       // `echo CMD | ssh HOST`: the remote shell, on this machine for `localhost`, runs the input.
       if (name === "ssh" && sshRunsInput(stage.slice(1))) {
         for (const text of stdinScripts(simple)) nested(text);
-        this.unreadInput(name, simple, depth);
+        this.unreadInput(name, simple, depth, true);
       }
       if (name === "xargs") this.note("'xargs' takes its operands from its input");
       if (name === "parallel") this.note("'parallel' takes its operands from ':::' or its input");
@@ -1408,7 +1431,7 @@ class OperandCollector {
         this.note(`'${name} -f' runs the commands of a file`);
       } else if (!lists) {
         for (const text of stdinScripts(simple)) nested(text);
-        this.unreadInput(name, simple, depth);
+        this.unreadInput(name, simple, depth, true);
       }
     } else if (name === "source" || name === ".") {
       const script = args[0]?.value === "--" ? args[1] : args[0];
@@ -1426,6 +1449,8 @@ class OperandCollector {
     if (follows !== undefined) this.unknown ??= follows;
     const unnamed = readsUnnamedFiles(name, args);
     if (unnamed !== undefined) this.unknown ??= unnamed;
+    const library = loadsLibrary(name, args);
+    if (library !== undefined) this.note(library);
     // Writing what an archive or patch names: any file below the folder it writes in, a protected
     // one too, may change. Not opaque: the rules guarding what can never change judge the folder
     // (`foldersChangedWhole`), which an extraction elsewhere (`tar -x -C other`) leaves alone.

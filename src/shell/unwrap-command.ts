@@ -60,6 +60,11 @@ interface WrapperRule {
   /** The words after the operands form one command line for a shell (`watch`, `ssh`). */
   readonly joinsCommand?: true;
   /**
+   * Options are read again after its operands, up to the next operand or `--`, unless `--` came
+   * before them: OpenSSH's `ssh HOST -T -- cmd` (its command is `cmd`).
+   */
+  readonly optionsAfterOperands?: true;
+  /**
    * Short options whose value is optional, so attached only (nsenter's `-n/proc/1/ns/net`): in
    * a group, one takes the rest of the word.
    */
@@ -350,6 +355,7 @@ const wrappers: ReadonlyMap<string, WrapperRule> = new Map<string, WrapperRule>(
     "ssh",
     {
       joinsCommand: true,
+      optionsAfterOperands: true,
       operands: 1,
       withArgument: "BbcDEeFIiJLlmOoPpQRSWw",
       finding: {
@@ -489,7 +495,12 @@ function skipWrapperArguments(
   const operands = (rule.operands ?? 0) + context;
   const end = Math.min(i + operands, words.length);
   for (let at = i; at < end; at++) if (hidesOption(words[at] as ShellWord, syntax)) return at;
-  return end;
+  const terminated = (words[i - 1] as ShellWord | undefined)?.value === "--";
+  if (rule.optionsAfterOperands !== true || terminated || end >= words.length) return end;
+  for (const item of readOptions(words.slice(end), { ...syntax, pastDoubleDash: undefined })) {
+    if (item.kind === "built" || item.kind === "operand") return end + item.at;
+  }
+  return words.length;
 }
 
 /**

@@ -1823,6 +1823,20 @@ describe("a shell fed by the program that runs it, and libraries ssh loads", () 
     ["git init-db ../x2"],
     ["at -f job.sh now"],
     ["sftp -s /bin/sh localhost"],
+    // A red team of the rule: an option's value is no option (`-l -N` is user `-N`); ssh reads
+    // options again after the host, and `--` there ends them; a script file's text runs outside
+    // the process isolation; ssh-keygen and ssh-add load libraries too.
+    ["echo 'cat .env' | ssh -l -N localhost"],
+    ["ssh -i -s localhost <<< 'cat .env'"],
+    ["ssh localhost -- cat .env"],
+    ["ssh localhost -T cat .env"],
+    ["ssh localhost -p 22 cat .env"],
+    ["echo 'cat .env' | ssh localhost -- sh"],
+    ["echo 'cat .env' | ssh localhost ''"],
+    ["ssh localhost < s.sh"],
+    ["at now < s.sh"],
+    ["ssh-keygen -D /tmp/x.so"],
+    ["ssh-add -s /tmp/x.so"],
   ])("asks for %j", (command) => {
     expect(permissive.decide(terminal(command)).kind, command).toBe("ask");
   });
@@ -1840,6 +1854,11 @@ describe("a shell fed by the program that runs it, and libraries ssh loads", () 
       "echo 'npm test' | at now",
       "at -l",
       "sftp host",
+      "ssh host ls -la",
+      "ssh -n localhost",
+      "ssh host uptime < /dev/null",
+      "ssh-keygen -t ed25519 -f key -N ''",
+      "ssh-add -l",
     ]) {
       expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
     }

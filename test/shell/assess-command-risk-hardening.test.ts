@@ -91,6 +91,9 @@ const hiddenCriticals = [
   "echo 'rm -rf ~' | at now",
   "echo 'rm -rf ~' | batch",
   "echo 'rm -rf ~' | at -qc now",
+  "echo 'rm -rf ~' | ssh -l -N localhost",
+  "ssh localhost -- rm -rf ~",
+  "ssh localhost -T rm -rf ~",
 ];
 
 describe("assessCommandRisk judges what will actually run", () => {
