@@ -27,7 +27,7 @@ const hasLong = (read: ReadOptions, full: string): boolean =>
 const hasExactly = (read: ReadOptions, full: string): boolean =>
   read.long.some((given) => given.split("=", 1)[0] === full);
 
-/** tar's short options that take a value (GNU tar, bsdtar). */
+/** GNU tar's options that take a value (`jar` reads its own few the same way). */
 const tarSyntax: OptionSyntax = {
   short: "fCbHIKLNTVXg",
   long: [
