@@ -284,6 +284,8 @@ describe.runIf(onLinux)("an upstream's processes", () => {
     }, 10_000);
     gateway.kill("SIGKILL");
     await exited;
-    await expectAllGone(tree);
-  }, 40_000);
+    // The third reaper may still be loading (under tsx, beside a loaded suite) when the gateway
+    // dies: it reads the end of its input, and reaps, only once its script runs.
+    await expectAllGone(tree, 15_000);
+  }, 60_000);
 });
