@@ -5,6 +5,7 @@ import { resolveWorkspacePath } from "../context/index.js";
 import { commandName } from "../shell/command-words.js";
 import type { ShellWord } from "../shell/shell-scanner.js";
 import { lexShellCommand } from "../shell/shell-syntax.js";
+import { extractionFolders, gitWritesFilesNamedInside } from "../shell/unpacked-files.js";
 import type { ApprovalRule } from "./approval-policy.js";
 import { globMatcher } from "./glob-matcher.js";
 import { workspaceRelative } from "./workspace-relative.js";
@@ -158,8 +159,10 @@ export function mentionsGuardedName(command: string, names: readonly string[]): 
 
 /**
  * The folders a command changes without naming what is in them, per simple command: its working
- * folder for `git clean`, `tar -x` without `-C` and `unzip` without `-d` (their folder when
- * given), the destination of `rsync --delete`, and every source of a hard link (`cp -l`, `cp -al`,
+ * folder for `git clean`, `git apply` and `git am`, and for a program writing the files an
+ * archive or patch names (`tar -x`, `unzip`, `cpio -i`, `patch`, ...: see
+ * `writesFilesNamedInside`) without a folder option (the folder when given: `tar -C DIR`, `unzip
+ * -d DIR`), the destination of `rsync --delete`, and every source of a hard link (`cp -l`, `cp -al`,
  * `cp --link`, `ln` without `-s`), whose files can then be written through the link elsewhere.
  *
  * @internal
@@ -174,15 +177,17 @@ export function foldersChangedWhole(command: string, workingFolder: string): str
     const args = values.slice(1);
     const options = args.filter((arg) => arg.startsWith("-"));
     const operands = args.filter((arg) => !arg.startsWith("-"));
-    const after = (flags: readonly string[]): string | undefined => {
-      const at = args.findIndex((arg) => flags.includes(arg));
-      return at === -1 ? undefined : args[at + 1];
-    };
+    const patches = ["apply", "am"].find((sub) => name === "git" && args.includes(sub));
+    const extracted = extractionFolders(name, words.slice(1));
     if (name === "git" && args.includes("clean")) folders.push(workingFolder);
-    else if (name === "tar" && /^-?[A-Za-z]*x|^--extract$/.test(args[0] ?? "")) {
-      folders.push(after(["-C", "--directory"]) ?? workingFolder);
-    } else if (name === "unzip") folders.push(after(["-d"]) ?? workingFolder);
-    else if (name === "rsync" && options.some((o) => o.startsWith("--delete"))) {
+    else if (
+      patches !== undefined &&
+      gitWritesFilesNamedInside(patches, words.slice(args.indexOf(patches) + 2)) !== undefined
+    ) {
+      folders.push(workingFolder);
+    } else if (extracted !== undefined) {
+      folders.push(...(extracted.length > 0 ? extracted : [workingFolder]));
+    } else if (name === "rsync" && options.some((o) => o.startsWith("--delete"))) {
       const destination = operands.at(-1);
       if (destination !== undefined) folders.push(destination);
     } else if (

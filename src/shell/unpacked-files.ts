@@ -13,6 +13,7 @@ import {
   type OptionSyntax,
   readOptionsWhole as optionsOf,
   type ReadOptions,
+  readOptions,
 } from "./program-options.js";
 import type { ShellWord } from "./shell-word.js";
 
@@ -238,4 +239,49 @@ export function gitWritesFilesNamedInside(
     return stops ? undefined : why;
   }
   return undefined;
+}
+
+/** The options that name the folder a program extracts or patches into, by program. */
+const folderOptions: ReadonlyMap<string, { syntax: OptionSyntax; names: readonly string[] }> =
+  new Map([
+    ["tar", { syntax: tarSyntax, names: ["-C", "--directory"] }],
+    ["gtar", { syntax: tarSyntax, names: ["-C", "--directory"] }],
+    ["bsdtar", { syntax: bsdtarSyntax, names: ["-C", "--directory"] }],
+    ["jar", { syntax: tarSyntax, names: ["-C", "--directory"] }],
+    ["unzip", { syntax: { short: "dP" }, names: ["-d"] }],
+    ["bsdunzip", { syntax: { short: "dP" }, names: ["-d"] }],
+    [
+      "cpio",
+      { syntax: { short: "CDEFHIMORs", long: ["--directory"] }, names: ["-D", "--directory"] },
+    ],
+    [
+      "patch",
+      { syntax: { short: "BdDFgioprVYz", long: ["--directory"] }, names: ["-d", "--directory"] },
+    ],
+    ["cabextract", { syntax: { short: "dFe" }, names: ["-d"] }],
+    ["unar", { syntax: { short: "oep" }, names: ["-o"] }],
+  ]);
+
+/**
+ * The folders `name` with `args` writes the files of an archive or patch into, when it does
+ * (see {@link writesFilesNamedInside}): those its folder option names (`tar -C DIR`, `unzip -d
+ * DIR`, `patch -d DIR`), as written, or none when it writes into its working folder. Undefined
+ * when it writes no such files.
+ *
+ * @internal
+ */
+export function extractionFolders(
+  name: string,
+  args: readonly ShellWord[],
+): readonly string[] | undefined {
+  if (writesFilesNamedInside(name, args) === undefined) return undefined;
+  const folder = folderOptions.get(name);
+  if (folder === undefined) return [];
+  const folders: string[] = [];
+  for (const item of readOptions(args, folder.syntax)) {
+    if (item.kind === "option" && item.value !== undefined && folder.names.includes(item.name)) {
+      folders.push(item.value.value);
+    }
+  }
+  return folders;
 }
