@@ -4,9 +4,10 @@
  * writes a line on this process's stdin for each upstream server it starts (`+` and the JSON of
  * how its processes are found) and for each it stops (`-` and its marker). When stdin ends (the
  * gateway is gone, however it ended), every process of the servers still listed is killed, as
- * the gateway would have killed them ({@link killCallProcesses}), and this process exits.
+ * the gateway would have killed them ({@link killCallProcesses}), and this process exits. The
+ * servers running when it is started come as its argument (a JSON array of the same objects).
  *
- *   node upstream-reaper-main.js      (started by upstream-reaper.ts, never by hand)
+ *   node upstream-reaper-main.js [LISTED]   (started by upstream-reaper.ts, never by hand)
  *
  * @internal
  */
@@ -15,6 +16,19 @@ import { type CallProcessMarks, killCallProcesses } from "../sandbox/kill-proces
 const listed = new Map<string, CallProcessMarks>();
 let pending = "";
 
+/** Lists the server `marks` finds, when it is well formed. */
+function list(marks: CallProcessMarks): void {
+  if (
+    Number.isInteger(marks?.pid) &&
+    marks.pid > 1 &&
+    Number.isInteger(marks.startTime) &&
+    typeof marks.environmentMarker === "string" &&
+    Array.isArray(marks.pipes)
+  ) {
+    listed.set(marks.environmentMarker, { ...marks, ownGroup: false });
+  }
+}
+
 function onLine(line: string): void {
   try {
     if (line.startsWith("-")) {
@@ -22,19 +36,19 @@ function onLine(line: string): void {
       return;
     }
     if (!line.startsWith("+")) return;
-    const marks = JSON.parse(line.slice(1)) as CallProcessMarks;
-    if (
-      Number.isInteger(marks.pid) &&
-      marks.pid > 1 &&
-      Number.isInteger(marks.startTime) &&
-      typeof marks.environmentMarker === "string" &&
-      Array.isArray(marks.pipes)
-    ) {
-      listed.set(marks.environmentMarker, { ...marks, ownGroup: false });
-    }
+    list(JSON.parse(line.slice(1)) as CallProcessMarks);
   } catch {
     // A line cut short by the gateway's death: nothing it names was complete.
   }
+}
+
+// The servers listed when the gateway started this process: in its arguments, so that a gateway
+// killed right after starting it still has them reaped.
+try {
+  const initial: unknown = JSON.parse(process.argv[2] ?? "[]");
+  if (Array.isArray(initial)) for (const marks of initial) list(marks as CallProcessMarks);
+} catch {
+  // Not from the gateway: only what comes on stdin is reaped.
 }
 
 process.stdin.setEncoding("utf8");

@@ -10,7 +10,8 @@ import { sourceLoaderArgs } from "../sandbox/process-launch.js";
  * with the first upstream server, in a session of its own (a signal to the gateway's process
  * group or terminal does not reach it), that kills the servers' processes if the gateway dies
  * without doing so itself. The gateway keeps the only write end of the reaper's stdin, so the
- * reaper hears of its death, however it came, as the end of its input. Linux only, as the
+ * reaper hears of its death, however it came, as the end of its input. The servers listed when
+ * it starts are in its arguments; later ones are written to its input. Linux only, as the
  * search for a server's processes is.
  *
  * @internal
@@ -27,7 +28,11 @@ function started(): ChildProcess | undefined {
   if (reaper !== undefined) return reaper;
   try {
     const script = fileURLToPath(packageFileUrl("mcp/upstream-reaper-main.ts"));
-    const child = spawn(process.execPath, [...sourceLoaderArgs(), script], {
+    // The servers listed now go in its arguments, which it has from its start: written to its
+    // input instead, they could still sit in this process's stream when it is killed outright,
+    // and a reaper started just before that would reap nothing.
+    const initial = JSON.stringify([...listed.values()]);
+    const child = spawn(process.execPath, [...sourceLoaderArgs(), script, initial], {
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
     });
@@ -54,7 +59,6 @@ function started(): ChildProcess | undefined {
     child.unref();
     (child.stdin as unknown as Socket | null)?.unref();
     reaper = child;
-    for (const marks of listed.values()) child.stdin?.write(lineOf(marks));
     return child;
   } catch {
     unavailable = true;

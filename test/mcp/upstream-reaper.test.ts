@@ -38,8 +38,11 @@ function fakeUpstream(): { child: ChildProcess; line: string; marker: string } {
   return { child, line: `+${JSON.stringify(marks)}\n`, marker };
 }
 
-function startReaper(): { reaper: ChildProcess; exited: Promise<number | null> } {
-  const reaper = spawn(process.execPath, ["--import", "tsx", reaperMain], {
+function startReaper(args: string[] = []): {
+  reaper: ChildProcess;
+  exited: Promise<number | null>;
+} {
+  const reaper = spawn(process.execPath, ["--import", "tsx", reaperMain, ...args], {
     stdio: ["pipe", "ignore", "inherit"],
   });
   started.push(reaper);
@@ -50,6 +53,20 @@ const alive = (child: ChildProcess): boolean =>
   child.exitCode === null && child.signalCode === null;
 
 describe.runIf(process.platform === "linux")("the upstream reaper", () => {
+  it("kills the servers it was started with when its input ends before any line", async () => {
+    // A gateway killed right after starting a reaper has written nothing to it: the servers
+    // running then are in its argument.
+    const listed = fakeUpstream();
+    const other = fakeUpstream();
+    const marks = JSON.parse(listed.line.slice(1)) as unknown;
+    const { reaper, exited } = startReaper([JSON.stringify([marks, { pid: 1 }, "x"])]);
+    reaper.stdin?.end();
+    expect(await exited).toBe(0);
+    await eventually(() => expect(alive(listed.child)).toBe(false), 5_000);
+    expect(listed.child.signalCode).toBe("SIGKILL");
+    expect(alive(other.child)).toBe(true);
+  }, 20_000);
+
   it("kills the servers still listed when its input ends, and no other, then exits", async () => {
     const listed = fakeUpstream();
     const stopped = fakeUpstream();
