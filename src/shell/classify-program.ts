@@ -1,6 +1,7 @@
 import { RiskLevel } from "../core/index.js";
 import { classifyFind, classifyPager, classifySed, classifyTar } from "./classify-file-tools.js";
 import { classifyGit } from "./classify-git.js";
+import { atSyntax } from "./command-line-values.js";
 import {
   commandName,
   hasFlag,
@@ -309,7 +310,7 @@ function downloadsInSubstitution(words: readonly ShellWord[]): boolean {
  */
 function classifyAt(name: string, args: readonly ShellWord[], context: ClassifyContext): void {
   // `-q QUEUE`, `-f FILE`, `-t TIME` take a value: a queue's letter (`-qc`) is no option.
-  const letters = readOptionsWhole(args, { short: "fqt" }).letters;
+  const letters = readOptionsWhole(args, atSyntax).letters;
   if ([..."lrdc"].some((letter) => letters.has(letter))) return;
   if (letters.has("f")) {
     context.findings.add(High, `It runs the commands of a file later ('${name} -f').`);

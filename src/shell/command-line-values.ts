@@ -275,6 +275,8 @@ export const programCommandOptions: ReadonlyMap<string, OptionSyntax> = new Map(
   ["scp", { short: "S", long: [] }],
   ["sftp", { short: "SD", long: [] }],
 ]);
+/** `at`'s and `batch`'s options that take a value: a file of commands, a queue, a time. */
+export const atSyntax: OptionSyntax = { short: "fqt" };
 /**
  * The programs that read ssh's options (`-o ProxyCommand=`, `-F FILE`), each with its own short
  * options that take a value (OpenSSH 9's getopt strings), read past `--` too. Each program's

@@ -1,4 +1,5 @@
 import {
+  atSyntax,
   commandVariables,
   gitCommandSetting,
   gitFileSetting,
@@ -810,9 +811,6 @@ const gitSubcommandFileOptions: ReadonlyMap<string, GitFileOptions> = new Map([
     { short: "Fm", long: ["--file", "--message"], files: ["-F", "--file"], letterGroupsOnly: true },
   ],
 ]);
-
-/** at's options that take a value: a file of commands, a queue, a time. */
-const atSyntax: OptionSyntax = { short: "fqt" };
 
 /**
  * Why `ssh-keygen` or `ssh-add` with `args` loads a library whose code runs (a PKCS#11 or

@@ -56,6 +56,33 @@ const bsdtarSyntax: OptionSyntax = {
   long: ["--file", "--directory", "--files-from", "--exclude", "--format", "--options", "--newer"],
 };
 
+/** unzip's options that take a value: the folder it extracts into, a password. */
+const unzipSyntax: OptionSyntax = { short: "dP" };
+/** cpio's options that take a value (`-D DIR`, `--directory`: the folder it extracts into). */
+const cpioSyntax: OptionSyntax = { short: "CDEFHIMORs", long: ["--directory"] };
+/** cabextract's options that take a value (`-d DIR`: the folder it extracts into). */
+const cabextractSyntax: OptionSyntax = { short: "dFe" };
+/** unar's options that take a value (`-o DIR`: the folder it extracts into). */
+const unarSyntax: OptionSyntax = { short: "oep" };
+/** GNU patch's options that take a value (`-d DIR`: the folder it patches in). */
+const patchSyntax: OptionSyntax = {
+  short: "BdDFgioprVYz",
+  long: [
+    "--prefix",
+    "--directory",
+    "--ifdef",
+    "--fuzz",
+    "--get",
+    "--input",
+    "--output",
+    "--strip",
+    "--reject-file",
+    "--version-control",
+    "--basename-prefix",
+    "--suffix",
+  ],
+};
+
 /** Whether a tar-like command (`tar`, `bsdtar`, `jar`) extracts. */
 function tarExtracts(args: readonly ShellWord[], syntax: OptionSyntax): boolean {
   // Old style: a first word of letters without a dash (`tar xzf a.tgz`, `jar xf a.jar`).
@@ -73,29 +100,13 @@ const onlyHelp = (read: ReadOptions): boolean =>
   hasExactly(read, "--help") || hasExactly(read, "--version");
 
 function unzipExtracts(args: readonly ShellWord[]): boolean {
-  const read = optionsOf(args, { short: "dP" });
+  const read = optionsOf(args, unzipSyntax);
   if (onlyHelp(read) || read.letters.has("h")) return false;
   return ![...unzipReadOnlyLetters].some((letter) => read.letters.has(letter));
 }
 
 function patchWrites(args: readonly ShellWord[]): boolean {
-  const read = optionsOf(args, {
-    short: "BdDFgioprVYz",
-    long: [
-      "--prefix",
-      "--directory",
-      "--ifdef",
-      "--fuzz",
-      "--get",
-      "--input",
-      "--output",
-      "--strip",
-      "--reject-file",
-      "--version-control",
-      "--basename-prefix",
-      "--suffix",
-    ],
-  });
+  const read = optionsOf(args, patchSyntax);
   // A dry run writes nothing; `-o FILE` writes that file. An original file named is not taken
   // for one: patch has options whose value could be read as it (`-x 1`, `--quoting-style x`).
   if (hasExactly(read, "--dry-run") || read.letters.has("C") || hasExactly(read, "--check")) {
@@ -160,9 +171,9 @@ export function writesFilesNamedInside(
       return decompresses && stored && !toOutput ? archive : undefined;
     }
     case "unar":
-      return onlyHelp(optionsOf(args, { short: "oep" })) ? undefined : archive;
+      return onlyHelp(optionsOf(args, unarSyntax)) ? undefined : archive;
     case "cabextract": {
-      const read = optionsOf(args, { short: "dFe" });
+      const read = optionsOf(args, cabextractSyntax);
       const lists = ["l", "t", "p"].some((letter) => read.letters.has(letter));
       return lists || onlyHelp(read) ? undefined : archive;
     }
@@ -190,7 +201,7 @@ export function writesFilesNamedInside(
     }
     case "cpio":
     case "bsdcpio": {
-      const read = optionsOf(args, { short: "CDEFHIMORs" });
+      const read = optionsOf(args, cpioSyntax);
       // `-it` lists the archive.
       const lists = read.letters.has("t") || hasExactly(read, "--list");
       const extracts =
@@ -248,18 +259,12 @@ const folderOptions: ReadonlyMap<string, { syntax: OptionSyntax; names: readonly
     ["gtar", { syntax: tarSyntax, names: ["-C", "--directory"] }],
     ["bsdtar", { syntax: bsdtarSyntax, names: ["-C", "--directory"] }],
     ["jar", { syntax: tarSyntax, names: ["-C", "--directory"] }],
-    ["unzip", { syntax: { short: "dP" }, names: ["-d"] }],
-    ["bsdunzip", { syntax: { short: "dP" }, names: ["-d"] }],
-    [
-      "cpio",
-      { syntax: { short: "CDEFHIMORs", long: ["--directory"] }, names: ["-D", "--directory"] },
-    ],
-    [
-      "patch",
-      { syntax: { short: "BdDFgioprVYz", long: ["--directory"] }, names: ["-d", "--directory"] },
-    ],
-    ["cabextract", { syntax: { short: "dFe" }, names: ["-d"] }],
-    ["unar", { syntax: { short: "oep" }, names: ["-o"] }],
+    ["unzip", { syntax: unzipSyntax, names: ["-d"] }],
+    ["bsdunzip", { syntax: unzipSyntax, names: ["-d"] }],
+    ["cpio", { syntax: cpioSyntax, names: ["-D", "--directory"] }],
+    ["patch", { syntax: patchSyntax, names: ["-d", "--directory"] }],
+    ["cabextract", { syntax: cabextractSyntax, names: ["-d"] }],
+    ["unar", { syntax: unarSyntax, names: ["-o"] }],
   ]);
 
 /**
