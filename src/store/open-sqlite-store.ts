@@ -8,6 +8,7 @@ import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 import { migrateStore } from "./migrate-store.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { sqliteCallOwnership } from "./sqlite-call-ownership.js";
+import { SqliteFileTurns, SqliteWriteDialect } from "./sqlite-write-dialect.js";
 import type { Store } from "./store.js";
 import { checkStoreConfig, DEFAULT_BUSY_TIMEOUT_MS, type StoreConfig } from "./store-config.js";
 import { StoreOpenError } from "./store-open-error.js";
@@ -87,24 +88,31 @@ export async function openSqliteStore(
     throw new StoreOpenError(label, error);
   }
   const connection = database;
+  const file = connection.memory || connection.name === "" ? undefined : resolve(connection.name);
   const kysely = new Kysely<StoreTables>({
-    dialect: new SqliteDialect({
-      // A database the caller passed is closed by the caller, not by the store.
-      database: owned
-        ? connection
-        : { prepare: (sql) => connection.prepare(sql), close: () => undefined },
-    }),
+    dialect: new SqliteWriteDialect(
+      {
+        // A database the caller passed is closed by the caller, not by the store.
+        database: owned
+          ? connection
+          : { prepare: (sql) => connection.prepare(sql), close: () => undefined },
+      },
+      file,
+    ),
   });
+  // Stores of this process opening the file at once migrate and recover one after another: the
+  // migration's transaction spans awaits, and a second store waiting for its lock would block
+  // the event loop the first needs to commit.
+  const endTurn = file === undefined ? () => undefined : await SqliteFileTurns.take(file);
   try {
-    await migrateStore(kysely, { dialect: "sqlite", schema }, connection);
+    await migrateInTurn(connection, schema);
     const state = new StoreState();
     const tables = kysely.withPlugin(new TablePrefixPlugin(schema, STORE_TABLES));
-    const file = connection.memory || connection.name === "" ? undefined : connection.name;
     const audit = new SqliteAuditLog({
       database: connection,
       kysely: tables,
       schema,
-      databasePath: file === undefined ? undefined : resolve(file),
+      databasePath: file,
       state,
       // A second connection is opened only to a file the store opened itself: a database passed
       // in may have been opened with options (a key, a build of SQLite) only its owner knows.
@@ -112,6 +120,7 @@ export async function openSqliteStore(
       busyTimeoutMs: config.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
     });
     await audit.recoverInterrupted();
+    endTurn();
     return await assembleStore({
       dialect: "sqlite",
       schema,
@@ -122,7 +131,25 @@ export async function openSqliteStore(
       shutdown: () => kysely.destroy(),
     });
   } catch (error) {
+    endTurn();
     await kysely.destroy();
     throw error;
+  }
+}
+
+/**
+ * Migrates through a Kysely of its own on the same connection, one that takes no turns: the
+ * caller holds the file's turn for the whole migration.
+ */
+async function migrateInTurn(connection: Database.Database, schema: string): Promise<void> {
+  const migrating = new Kysely<StoreTables>({
+    dialect: new SqliteDialect({
+      database: { prepare: (sql) => connection.prepare(sql), close: () => undefined },
+    }),
+  });
+  try {
+    await migrateStore(migrating, { dialect: "sqlite", schema }, connection);
+  } finally {
+    await migrating.destroy();
   }
 }
