@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // The `aintern` command's executable: runs the CLI and sets the exit code.
-import { displayText } from "../core/index.js";
-import { main } from "./main.js";
+import { tuneGarbageCollectorForServing } from "./server-gc-tuning.js";
 
 const argv = process.argv.slice(2);
+// Before the CLI's modules are even loaded: see the function.
+tuneGarbageCollectorForServing(argv);
+const { displayText } = await import("../core/index.js");
+const { main } = await import("./main.js");
 
 // A reader that stops early (`aintern audit | head`) closes the pipe: stop quietly, as Unix
 // tools do, instead of a stack trace. Not for `mcp`: over stdio, its transport hears a closed

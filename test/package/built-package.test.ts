@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -76,5 +76,47 @@ describe("the built package, imported by name as an installed one is", () => {
       cwd: root,
     });
     expect(stdout).toContain("Usage:");
+  });
+
+  it("serves `aintern mcp` with V8's pretenuring off from its start", {
+    timeout: 60_000,
+  }, async () => {
+    // V8 prints its pretenuring decisions at every scavenge while pretenuring is on
+    // (--trace-pretenuring-statistics); the executable turns it off before loading the CLI.
+    const child = spawn(
+      process.execPath,
+      [
+        "--trace-pretenuring-statistics",
+        join(root, "dist/cli/bin.js"),
+        "mcp",
+        "--workspace",
+        workspace,
+      ],
+      { cwd: root, stdio: ["pipe", "pipe", "ignore"] },
+    );
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    };
+    // Enough requests for several scavenges.
+    const requests = [JSON.stringify(initialize)];
+    for (let id = 1; id <= 3000; id++) {
+      requests.push(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }));
+    }
+    child.stdin.end(`${requests.join("\n")}\n`);
+    await exited;
+    expect(stdout.split("\n").filter((line) => line.startsWith('{"')).length).toBe(3001);
+    expect(stdout).not.toContain("pretenuring:");
   });
 });

@@ -1,0 +1,18 @@
+import { setFlagsFromString } from "node:v8";
+
+/**
+ * Turns off V8's allocation-site pretenuring for this process when it is about to serve MCP
+ * (`aintern mcp`). The `aintern` executable calls it first and loads the rest of the CLI only
+ * afterwards, so it runs before anything else has allocated.
+ *
+ * Why: in a server on the MCP SDK v2, pretenuring feeds on itself. Objects allocated straight into
+ * the old generation reference each call's young objects (its request, its file text, its
+ * result), and a scavenge keeps whatever an old object references, dead or not: on Node 20 and 22
+ * each scavenge then promoted about 1.2 MB, and a file read through `aintern mcp` spent about a
+ * third of its garbage collection copying them (bench/README.md, session 15). Without
+ * pretenuring every object starts young and dies young. The flag only changes where new objects
+ * are placed, so changing it after start is safe; node accepts it at run time.
+ */
+export function tuneGarbageCollectorForServing(argv: readonly string[]): void {
+  if (argv[0] === "mcp") setFlagsFromString("--no-allocation-site-pretenuring");
+}
