@@ -106,19 +106,19 @@ export abstract class AuditLogBase implements AuditLog {
 
   async get(executionId: string): Promise<AuditEntry | undefined> {
     this.state.check("audit.get");
-    this.beforeRead();
+    await this.beforeRead();
     return this.#reader.get(executionId);
   }
 
   async query(query?: AuditQuery): Promise<AuditPage> {
     this.state.check("audit.query");
-    this.beforeRead();
+    await this.beforeRead();
     return this.#reader.query(query);
   }
 
   async count(filter?: AuditFilter): Promise<number> {
     this.state.check("audit.count");
-    this.beforeRead();
+    await this.beforeRead();
     return this.#reader.count(filter);
   }
 
@@ -142,7 +142,7 @@ export abstract class AuditLogBase implements AuditLog {
   }
 
   /** Called before every read, so that a read sees every row this store has made durable. */
-  protected beforeRead(): void {}
+  protected beforeRead(): void | Promise<void> {}
 
   /**
    * Makes the start durable: returns `undefined` when it already is, else a promise that

@@ -14,6 +14,7 @@ import {
 import { GroupCommit } from "./group-commit.js";
 import { InflightJournal } from "./inflight-journal.js";
 import { reportRecoverySkip } from "./report-recovery-skip.js";
+import { SqliteFileTurns } from "./sqlite-write-dialect.js";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "./store-config.js";
 import type { StoreState } from "./store-state.js";
 import type { StoreTables } from "./store-tables.js";
@@ -120,7 +121,8 @@ export function sqliteInsertSql(schema: string, verb = "INSERT"): string {
  * Commits run synchronously (in a microtask, the write-behind timer or a read) on the connection
  * Kysely also uses. Code sharing the connection must therefore not hold a Kysely transaction open
  * across an `await` (the audit insert would join it); use better-sqlite3's synchronous
- * `db.transaction` instead.
+ * `db.transaction` instead. A read inserts (and waits for the insert thread) in the file's turn,
+ * after the store's own Kysely transactions of this process, which do span awaits.
  */
 export class SqliteAuditLog extends AuditLogBase {
   readonly #database: BetterSqlite3.Database;
@@ -254,8 +256,24 @@ export class SqliteAuditLog extends AuditLogBase {
   }
 
   /** A read in this process sees every row this process made durable, whichever store wrote it. */
-  protected override beforeRead(): void {
-    for (const audit of withRowsBehind) audit.insertBehind();
+  protected override async beforeRead(): Promise<void> {
+    for (const audit of [...withRowsBehind]) await audit.#insertBehindInTurn();
+  }
+
+  /**
+   * {@link insertBehind} in the file's turn ({@link SqliteFileTurns}): it may block this thread
+   * until the insert thread answers, and a Kysely transaction of this process that holds the
+   * write lock across an await (another store's, or this one's) could then never commit: the
+   * thread would wait out its busy timeout, and the read would not see the rows.
+   */
+  async #insertBehindInTurn(): Promise<void> {
+    const file = this.#databasePath;
+    const endTurn = file === undefined ? undefined : await SqliteFileTurns.take(file);
+    try {
+      this.insertBehind();
+    } finally {
+      endTurn?.();
+    }
   }
 
   /**

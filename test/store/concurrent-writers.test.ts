@@ -91,6 +91,30 @@ describe.each(storeTargets)("several writers on one database, on $name", ({ make
     expect(await stores[2]!.permissions.list()).toHaveLength(1);
   });
 
+  it("reads the audit log without waiting out busy_timeout while a transaction of the store is open", async () => {
+    const store = await target.place().open();
+    // The read inserts the rows waiting in the journal first (SQLite: by the insert thread, and
+    // it waits for the thread). Begun while approvals.open held the write lock across an await,
+    // that wait blocked the event loop the transaction needed to commit, until busy_timeout
+    // (5 s), and the read missed the rows. Each k starts the read k microtasks later.
+    for (let k = 0; k < 40; k++) {
+      const at = new Date();
+      await store.audit.complete({
+        executionId: `e-${k}`,
+        toolName: "file-write",
+        status: "completed",
+        startedAt: at,
+        completedAt: at,
+      });
+      const began = Date.now();
+      const opening = store.approvals.open(pending(`call-${k}`));
+      for (let i = 0; i < k; i++) await Promise.resolve();
+      expect(await store.audit.count()).toBe(k + 1);
+      await opening;
+      expect(Date.now() - began).toBeLessThan(2_000);
+    }
+  });
+
   it("loses no write when two stores of one process use the same database at once", async () => {
     const place = target.place();
     const [agent, consoleSide] = [await place.open(), await place.open()];
