@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
@@ -89,6 +90,9 @@ export async function openSqliteStore(
   }
   const connection = database;
   const file = connection.memory || connection.name === "" ? undefined : resolve(connection.name);
+  // Stores of this process take turns on the file, however they reach it: by its real path (a
+  // folder through a symlink, macOS's /tmp and /private/tmp, are one file and one lock).
+  const turn = file === undefined ? undefined : realPathOf(file);
   const kysely = new Kysely<StoreTables>({
     dialect: new SqliteWriteDialect(
       {
@@ -97,13 +101,13 @@ export async function openSqliteStore(
           ? connection
           : { prepare: (sql) => connection.prepare(sql), close: () => undefined },
       },
-      file,
+      turn,
     ),
   });
   // Stores of this process opening the file at once migrate and recover one after another: the
   // migration's transaction spans awaits, and a second store waiting for its lock would block
   // the event loop the first needs to commit.
-  const endTurn = file === undefined ? () => undefined : await SqliteFileTurns.take(file);
+  const endTurn = turn === undefined ? () => undefined : await SqliteFileTurns.take(turn);
   try {
     await migrateInTurn(connection, schema);
     const state = new StoreState();
@@ -113,6 +117,7 @@ export async function openSqliteStore(
       kysely: tables,
       schema,
       databasePath: file,
+      fileTurn: turn,
       state,
       // A second connection is opened only to a file the store opened itself: a database passed
       // in may have been opened with options (a key, a build of SQLite) only its owner knows.
@@ -151,5 +156,14 @@ async function migrateInTurn(connection: Database.Database, schema: string): Pro
     await migrateStore(migrating, { dialect: "sqlite", schema }, connection);
   } finally {
     await migrating.destroy();
+  }
+}
+
+/** The file's real path (symlinks resolved), or the path itself when it cannot be read. */
+function realPathOf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
   }
 }

@@ -29,6 +29,11 @@ export interface SqliteAuditLogConfig {
   readonly schema: string;
   /** The database file; `undefined` for `sqlite::memory:` (no journal: nothing survives anyway). */
   readonly databasePath: string | undefined;
+  /**
+   * The key of the file's turn among this process's stores ({@link SqliteFileTurns}): its real
+   * path; default `databasePath`.
+   */
+  readonly fileTurn?: string | undefined;
   readonly state: StoreState;
   /**
    * Whether rows are inserted by a thread with its own connection to `databasePath` (the store
@@ -127,6 +132,7 @@ export function sqliteInsertSql(schema: string, verb = "INSERT"): string {
 export class SqliteAuditLog extends AuditLogBase {
   readonly #database: BetterSqlite3.Database;
   readonly #databasePath: string | undefined;
+  readonly #fileTurn: string | undefined;
   readonly #schema: string;
   readonly #journal: InflightJournal | undefined;
   readonly #insert: BetterSqlite3.Statement;
@@ -154,6 +160,7 @@ export class SqliteAuditLog extends AuditLogBase {
     super(config.state, new AuditReader(config.kysely, (date) => date.toISOString()));
     this.#database = config.database;
     this.#databasePath = config.databasePath;
+    this.#fileTurn = config.fileTurn ?? config.databasePath;
     this.#schema = config.schema;
     const journal =
       config.databasePath === undefined
@@ -267,10 +274,24 @@ export class SqliteAuditLog extends AuditLogBase {
    * thread would wait out its busy timeout, and the read would not see the rows.
    */
   async #insertBehindInTurn(): Promise<void> {
-    const file = this.#databasePath;
+    await this.#inTurn(() => this.insertBehind());
+  }
+
+  /**
+   * `#handOver` in the file's turn: with no insert thread the rows are inserted on this
+   * thread, and in the middle of another store's Kysely transaction (a microtask away) that
+   * insert would wait for its lock, blocking the thread that transaction needs, for busy_timeout.
+   */
+  async #handOverInTurn(): Promise<void> {
+    await this.#inTurn(() => this.#handOver());
+  }
+
+  /** Runs `work` while holding the turn of this log's file (none for an in-memory database). */
+  async #inTurn(work: () => void): Promise<void> {
+    const file = this.#fileTurn;
     const endTurn = file === undefined ? undefined : await SqliteFileTurns.take(file);
     try {
-      this.insertBehind();
+      work();
     } finally {
       endTurn?.();
     }
@@ -410,7 +431,7 @@ export class SqliteAuditLog extends AuditLogBase {
         this.#insertQueued = true;
         queueMicrotask(() => {
           this.#insertQueued = false;
-          this.#handOver();
+          void this.#handOverInTurn();
         });
       }
       return;
@@ -422,7 +443,7 @@ export class SqliteAuditLog extends AuditLogBase {
     if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
     this.#insertTimer = setTimeout(() => {
       this.#insertTimer = undefined;
-      this.#handOver();
+      void this.#handOverInTurn();
     }, delayMs);
     // The rows are durable already: a timer must not keep a process alive that is done.
     this.#insertTimer.unref();

@@ -24,7 +24,10 @@ export class SqliteWriteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #file: string | undefined;
 
-  /** @param file The database's resolved path; none for an in-memory database (no one shares it). */
+  /**
+   * @param file The database's real path (the key of its turn); none for an in-memory database
+   *   (no one shares it).
+   */
   constructor(config: SqliteDialectConfig, file: string | undefined) {
     super(config);
     this.#config = config;

@@ -3,12 +3,16 @@
 // for its turn; it never fails with "database is locked".
 
 import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { PendingApprovalStatus } from "../../src/console/index.js";
 import { RiskLevel } from "../../src/core/index.js";
+import { openSqliteStore, openStore } from "../../src/store/index.js";
 import { storeTargets, useStoreTarget } from "./store-targets.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -129,5 +133,70 @@ describe.each(storeTargets)("several writers on one database, on $name", ({ make
     const rows = await agent.approvals.list({ status: PendingApprovalStatus.Approved });
     expect(rows).toHaveLength(CALLS);
     expect(rows.every((r) => r.appliedAt !== undefined)).toBe(true);
+  });
+});
+
+describe("stores of one process on one SQLite file", () => {
+  it("take turns when they reach the file by different paths", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
+    mkdirSync(join(folder, "real"));
+    // One file, two spellings (as macOS's /tmp and /private/tmp): the stores took turns by the
+    // path they were given, so each waited for the other's lock blocking the thread the other
+    // needed, and most opens failed with "database is locked" after busy_timeout.
+    symlinkSync(join(folder, "real"), join(folder, "link"), "junction");
+    const agent = await openStore(`sqlite:${join(folder, "real", "audit.db")}`);
+    const consoleSide = await openStore(`sqlite:${join(folder, "link", "audit.db")}`);
+    try {
+      const began = Date.now();
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? agent : consoleSide).approvals.open(pending(`call-${i}`)),
+        ),
+      );
+      expect(Date.now() - began).toBeLessThan(2_000);
+      expect(await agent.approvals.list()).toHaveLength(20);
+    } finally {
+      await consoleSide.close();
+      await agent.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("inserts a full write-behind batch on this thread without waiting out another store's transaction", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
+    const file = join(folder, "audit.db");
+    const agent = await openStore(`sqlite:${file}`);
+    // A database passed in has no insert thread: its rows are inserted on this thread, at once
+    // when 256 wait. In the middle of the other store's approvals.open (a microtask away), that
+    // insert waited for the other store's write lock, blocking the thread it needed to commit.
+    const database = new Database(file);
+    const passed = await openSqliteStore(database);
+    try {
+      for (let k = 0; k < 12; k++) {
+        const began = Date.now();
+        const opening = agent.approvals.open(pending(`call-${k}`));
+        for (let i = 0; i < k; i++) await Promise.resolve();
+        const at = new Date();
+        await Promise.all(
+          Array.from({ length: 300 }, (_, j) =>
+            passed.audit.complete({
+              executionId: `e-${k}-${j}`,
+              toolName: "file-write",
+              status: "completed",
+              startedAt: at,
+              completedAt: at,
+            }),
+          ),
+        );
+        await opening;
+        expect(Date.now() - began).toBeLessThan(2_000);
+      }
+      expect(await passed.audit.count()).toBe(12 * 300);
+    } finally {
+      await passed.close();
+      database.close();
+      await agent.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
