@@ -76,6 +76,9 @@ export async function openPostgresStore(
   );
 }
 
+/** What each connection of a pool the store made runs first. */
+const READ_COMMITTED = "SET default_transaction_isolation = 'read committed'";
+
 async function openWithUrl(url: string, schema: string, config: StoreConfig): Promise<Store> {
   const location = parseStoreUrl(url);
   if (location.dialect !== "postgres") {
@@ -93,6 +96,14 @@ async function openWithUrl(url: string, schema: string, config: StoreConfig): Pr
   const pool = new pg.Pool({ ...connection, max: config.poolSize ?? DEFAULT_POOL_SIZE });
   // An idle pooled connection that breaks must not crash the process; the next query reports it.
   pool.on("error", () => undefined);
+  // The store's statements are written for READ COMMITTED (conflicting inserts resolved by ON
+  // CONFLICT, conditional updates re-checked on the committed row, max() + 1 counters). A server,
+  // database, role or connection string whose default is SERIALIZABLE or REPEATABLE READ made
+  // processes writing at once fail with 40001 "could not serialize access". Queued before the
+  // connection's first query; a failure leaves the default (the queries then report it).
+  pool.on("connect", (client) => {
+    client.query(READ_COMMITTED).catch(() => undefined);
+  });
   return openWithPool(
     url,
     pool,
