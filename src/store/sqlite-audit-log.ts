@@ -529,11 +529,12 @@ export class SqliteAuditLog extends AuditLogBase {
 
   protected async release(): Promise<void> {
     await this.#starts?.drain();
-    this.#handOver();
+    // In the file's turn: with no insert thread, they are inserted on this thread.
+    await this.#handOverInTurn();
     await this.#thread?.close();
     // Rows the thread gave back (it stopped) are tried here; rows a busy database held up
     // were tried once at close already, and wait in the journal for the next open.
-    if (this.#busyRetries === 0) this.#handOver();
+    if (this.#busyRetries === 0) await this.#handOverInTurn();
     if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
     this.#insertTimer = undefined;
     // Another store's read must not try them on this closed connection.

@@ -142,6 +142,40 @@ describe.each(storeTargets)("several writers on one database, on $name", ({ make
 });
 
 describe("stores of one process on one SQLite file", () => {
+  it("closes a store with no insert thread without waiting out another store's transaction", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
+    const file = join(folder, "audit.db");
+    const agent = await openStore(`sqlite:${file}`);
+    try {
+      // Closing inserts the rows still waiting in the journal, on this thread for a database
+      // passed in: in the middle of the other store's approvals.open it waited for that store's
+      // lock, blocking the thread the other store needed to commit, for busy_timeout.
+      for (let k = 0; k < 12; k++) {
+        const database = new Database(file);
+        const passed = await openSqliteStore(database);
+        const at = new Date();
+        await passed.audit.complete({
+          executionId: `e-${k}`,
+          toolName: "file-write",
+          status: "completed",
+          startedAt: at,
+          completedAt: at,
+        });
+        const began = Date.now();
+        const opening = agent.approvals.open(pending(`call-${k}`));
+        for (let i = 0; i < k; i++) await Promise.resolve();
+        await passed.close();
+        await opening;
+        database.close();
+        expect(Date.now() - began).toBeLessThan(2_000);
+      }
+      expect(await agent.audit.count()).toBe(12);
+    } finally {
+      await agent.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it("take turns when they reach the file by different paths", async () => {
     const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
     mkdirSync(join(folder, "real"));
