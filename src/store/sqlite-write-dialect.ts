@@ -67,40 +67,62 @@ class SqliteWriteDriver extends SqliteDriver {
 }
 
 /**
+ * A file's queue: the promise the last turn taken resolves when it ends, and how many hold or
+ * wait for a turn. A plain object, the same in every copy and version of the library.
+ */
+interface FileQueue {
+  last: Promise<void>;
+  holders: number;
+}
+
+/**
+ * The queues of this process by file, registered under `Symbol.for` on `globalThis`: every
+ * bundled copy of the library (two versions in one program, a bundle beside the package) takes
+ * turns in the same queue. Copies with queues of their own deadlocked as two stores of one copy
+ * did before turns.
+ */
+function fileQueues(): Map<string, FileQueue> {
+  const holder = globalThis as Record<symbol, unknown>;
+  const key = Symbol.for("aintern.store.sqliteFileTurns");
+  const existing = holder[key];
+  if (existing instanceof Map) return existing as Map<string, FileQueue>;
+  const created = new Map<string, FileQueue>();
+  holder[key] = created;
+  return created;
+}
+
+/**
  * One queue per database file in this process: whoever holds a turn uses its connection alone.
  * A file's queue is kept only while someone holds or waits for a turn.
  */
 export class SqliteFileTurns {
-  static readonly #byFile = new Map<string, SqliteFileTurns>();
-  #last: Promise<void> = Promise.resolve();
-  #holders = 0;
-
   private constructor() {}
 
   /**
-   * Waits for the turn of `file` (a resolved path), shared by every store of this process on
+   * Waits for the turn of `file` (its real path), shared by every store of this process on
    * it; call the function it resolves to when done.
    */
   static async take(file: string): Promise<() => void> {
-    let turns = SqliteFileTurns.#byFile.get(file);
-    if (turns === undefined) {
-      turns = new SqliteFileTurns();
-      SqliteFileTurns.#byFile.set(file, turns);
+    const queues = fileQueues();
+    let queue = queues.get(file);
+    if (queue === undefined) {
+      queue = { last: Promise.resolve(), holders: 0 };
+      queues.set(file, queue);
     }
-    turns.#holders += 1;
-    const before = turns.#last;
+    queue.holders += 1;
+    const before = queue.last;
     let end!: () => void;
-    turns.#last = new Promise<void>((resolve) => {
+    queue.last = new Promise<void>((resolve) => {
       end = resolve;
     });
     await before;
     let ended = false;
-    const queue = turns;
+    const mine = queue;
     return () => {
       if (ended) return;
       ended = true;
-      queue.#holders -= 1;
-      if (queue.#holders === 0) SqliteFileTurns.#byFile.delete(file);
+      mine.holders -= 1;
+      if (mine.holders === 0 && queues.get(file) === mine) queues.delete(file);
       end();
     };
   }

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PendingApprovalStatus } from "../../src/console/index.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { openSqliteStore, openStore } from "../../src/store/index.js";
@@ -171,6 +171,34 @@ describe("stores of one process on one SQLite file", () => {
       }
       expect(await agent.audit.count()).toBe(12);
     } finally {
+      await agent.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("take turns with the stores of another copy of the library", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
+    const file = join(folder, "audit.db");
+    const agent = await openStore(`sqlite:${file}`);
+    // A second copy (two versions in one program, a bundle beside the package): its turns were
+    // its own, and the two copies' stores deadlocked as two stores of one copy did before turns.
+    vi.resetModules();
+    const copy: typeof import("../../src/store/index.js") = await import(
+      "../../src/store/index.js"
+    );
+    expect(copy.openStore).not.toBe(openStore);
+    const consoleSide = await copy.openStore(`sqlite:${file}`);
+    try {
+      const began = Date.now();
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 === 0 ? agent : consoleSide).approvals.open(pending(`call-${i}`)),
+        ),
+      );
+      expect(Date.now() - began).toBeLessThan(2_000);
+      expect(await agent.approvals.list()).toHaveLength(10);
+    } finally {
+      await consoleSide.close();
       await agent.close();
       rmSync(folder, { recursive: true, force: true });
     }
