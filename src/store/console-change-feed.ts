@@ -7,7 +7,7 @@ export const SQLITE_CHANGE_POLL_MS = 50;
 /** PostgreSQL's fallback poll, for a notification lost with a dropped connection. */
 export const POSTGRES_CHANGE_POLL_MS = 1000;
 
-/** A connection the feed LISTENs on (a `pg` client taken from the store's pool). */
+/** A connection the feed LISTENs on: the store's own, never one of its pool's. */
 export interface ListenConnection {
   on(event: "notification", listener: (message: { payload?: string }) => void): void;
   on(event: "error", listener: (error: Error) => void): void;
@@ -39,7 +39,8 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
   /** Raised at each stop: a look that began before a stop is not taken as what a later start saw. */
   #generation = 0;
   #client: ListenConnection | undefined;
-  #connecting = false;
+  /** The connect in progress, which close() waits for. */
+  #connecting: Promise<void> | undefined;
   #closed = false;
 
   constructor(
@@ -68,11 +69,16 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
     queueMicrotask(() => this.#emit(change));
   }
 
-  /** Stops polling and listening. */
+  /** Stops polling and listening; resolves once the LISTEN connection has ended. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#listeners.clear();
     this.#stop();
+    // A connect in progress sees the close and ends its connection itself.
+    await this.#connecting;
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => undefined);
   }
 
   #emit(change: ConsoleChange): void {
@@ -90,7 +96,7 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
     this.#timer = setInterval(() => void this.#poll(), this.#pollMs);
     this.#timer.unref();
     void this.#poll();
-    void this.#connect();
+    this.#connect();
   }
 
   #stop(): void {
@@ -101,17 +107,19 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
     // no one listened (a waiter between two waits, reading the row) still wakes the next watcher.
     // The LISTEN connection stays open until close(): a waiter that comes next must not miss a
     // NOTIFY sent while it would be connecting again.
-    if (this.#closed) {
-      const client = this.#client;
-      this.#client = undefined;
-      client?.end().catch(() => undefined);
-    }
   }
 
-  async #connect(): Promise<void> {
+  #connect(): void {
     const listen = this.#listen;
-    if (listen === undefined || this.#client !== undefined || this.#connecting) return;
-    this.#connecting = true;
+    if (listen === undefined || this.#client !== undefined || this.#connecting !== undefined) {
+      return;
+    }
+    this.#connecting = this.#listenOn(listen).finally(() => {
+      this.#connecting = undefined;
+    });
+  }
+
+  async #listenOn(listen: { connect: () => Promise<ListenConnection>; channel: string }) {
     let client: ListenConnection | undefined;
     try {
       client = await listen.connect();
@@ -132,8 +140,6 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
       this.#client = client;
     } catch {
       await client?.end().catch(() => undefined);
-    } finally {
-      this.#connecting = false;
     }
   }
 
@@ -142,7 +148,7 @@ export class StoreChangeFeed implements ConsoleChangeFeed {
     this.#polling = true;
     const generation = this.#generation;
     try {
-      if (this.#listen !== undefined && this.#client === undefined) void this.#connect();
+      if (this.#listen !== undefined && this.#client === undefined) this.#connect();
       const { rows } = await sql<{ approvals: unknown; executions: unknown }>`select (${this.#db
         .selectFrom("pending_approvals")
         .select((eb) => eb.fn.max("changed_seq").as("m"))}) as approvals, (${this.#db

@@ -1,13 +1,14 @@
 import { Kysely, PostgresDialect, type PostgresPool } from "kysely";
 import type pg from "pg";
 import { assembleStore } from "./assemble-store.js";
+import type { ListenConnection } from "./console-change-feed.js";
 import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 import { loadPg } from "./load-pg.js";
 import { migrateStore } from "./migrate-store.js";
 import { PostgresAuditLog } from "./postgres-audit-log.js";
 import { postgresCallOwnership } from "./postgres-call-ownership.js";
 import { postgresConnectFailure, postgresConnection } from "./postgres-connection.js";
-import { PostgresLease } from "./postgres-lease.js";
+import { type LeaseConnection, PostgresLease } from "./postgres-lease.js";
 import type { Store } from "./store.js";
 import { checkStoreConfig, DEFAULT_POOL_SIZE, type StoreConfig } from "./store-config.js";
 import { StoreOpenError } from "./store-open-error.js";
@@ -24,9 +25,13 @@ export interface PostgresPoolClientLike {
 
 /**
  * The members of a `pg.Pool` the store uses: pass your own pool instead of a connection string.
- * A structural type, so no particular copy of `pg` is required. The store checks one client out
- * for as long as it is open (its lease) and queries through the pool; a pool you pass stays
- * yours: closing the store does not end it.
+ * A structural type, so no particular copy of `pg` is required. The store queries through the
+ * pool; a pool you pass stays yours: closing the store does not end it. Two connections are its
+ * own, outside the pool: its lease (held while it is open) and, while anyone watches the console
+ * tables, the one that LISTENs. A `pg.Pool` makes them as it makes its own (`new pool.Client(
+ * pool.options)`: same settings, without the pool's `connect` listeners), so a pool of any size
+ * works. An object with no `Client` and `options` lends them from its `connect()` instead: it
+ * then needs room for both beside the queries, at least 3 connections.
  */
 export interface PostgresPoolLike {
   connect(): Promise<PostgresPoolClientLike>;
@@ -67,13 +72,52 @@ export async function openPostgresStore(
     pool,
     // A pool the caller passed is ended by the caller, not by the store.
     { connect: () => pool.connect(), end: async () => undefined },
-    () =>
-      PostgresLease.acquire(
-        () => pool.connect(),
-        async (client) => client.release(true),
-      ),
+    ownConnectionsOf(pool),
     schema,
   );
+}
+
+/**
+ * A connection of the store's own, outside the pool its queries go through: the lease's, and the
+ * one that LISTENs for the console. Taken from the pool, they starved it: a pool of 1 could not
+ * open (the lease took its only connection), and a pool of 1 or 2 failed every query with
+ * "timeout exceeded when trying to connect" once the console watched.
+ */
+type OwnConnection = LeaseConnection & ListenConnection;
+
+function ownConnection(client: pg.ClientBase, end: () => Promise<void>): OwnConnection {
+  // An idle connection that breaks must not crash the process; its users add their own listener.
+  client.on("error", () => undefined);
+  return {
+    on: (event: string, listener: (...args: never[]) => void) => {
+      client.on(event as "error", listener as never);
+    },
+    query: (text: string, values?: unknown[]) => client.query(text, values),
+    end,
+  } as OwnConnection;
+}
+
+/** Own connections for a pool passed in: made as the pool makes its own, when it says how. */
+function ownConnectionsOf(pool: pg.Pool): () => Promise<OwnConnection> {
+  const { Client, options } = pool as unknown as { Client?: unknown; options?: unknown };
+  if (typeof Client === "function" && typeof options === "object" && options !== null) {
+    const ClientOfPool = Client as typeof pg.Client;
+    return async () => {
+      const client = new ClientOfPool(options as pg.ClientConfig);
+      try {
+        await client.connect();
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw error;
+      }
+      return ownConnection(client, () => client.end());
+    };
+  }
+  // Not a pg.Pool: its own connect() is all there is (documented: it needs 3 connections or more).
+  return async () => {
+    const client = await pool.connect();
+    return ownConnection(client, async () => client.release(true));
+  };
 }
 
 /** What each connection of a pool the store made runs first. */
@@ -108,23 +152,19 @@ async function openWithUrl(url: string, schema: string, config: StoreConfig): Pr
     url,
     pool,
     pool,
-    () =>
-      PostgresLease.acquire(
-        async () => {
-          const client = new pg.Client(connection);
-          try {
-            await client.connect();
-          } catch (error) {
-            throw postgresConnectFailure(
-              location.connectionString,
-              connection.connectionTimeoutMillis,
-              error,
-            );
-          }
-          return client;
-        },
-        (client) => client.end(),
-      ),
+    async () => {
+      const client = new pg.Client(connection);
+      try {
+        await client.connect();
+      } catch (error) {
+        throw postgresConnectFailure(
+          location.connectionString,
+          connection.connectionTimeoutMillis,
+          error,
+        );
+      }
+      return ownConnection(client, () => client.end());
+    },
     schema,
   );
 }
@@ -133,14 +173,14 @@ async function openWithPool(
   label: string,
   pool: pg.Pool,
   kyselyPool: PostgresPool,
-  acquireLease: () => Promise<PostgresLease>,
+  connectOwn: () => Promise<OwnConnection>,
   schema: string,
 ): Promise<Store> {
   const kysely = new Kysely<StoreTables>({ dialect: new PostgresDialect({ pool: kyselyPool }) });
   let lease: PostgresLease | undefined;
   try {
     try {
-      lease = await acquireLease();
+      lease = await PostgresLease.acquire(connectOwn, (connection) => connection.end());
     } catch (error) {
       throw new StoreOpenError(label, error);
     }
@@ -157,15 +197,9 @@ async function openWithPool(
       state,
       audit,
       ownership: postgresCallOwnership(kysely, lease),
-      listen: async () => {
-        const client = await pool.connect();
-        return {
-          on: (event, listener) => client.on(event, listener as never),
-          query: (text) => client.query(text),
-          // A LISTENing connection is not handed to others: it is closed, not reused.
-          end: async () => client.release(true),
-        };
-      },
+      // Its own connection, not the pool's: it is held as long as anyone watches (and then
+      // until close), which would leave a small pool none for the queries.
+      listen: connectOwn,
       shutdown: async () => {
         await kysely.destroy();
         await held.release();

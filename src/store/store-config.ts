@@ -9,7 +9,10 @@ export interface StoreConfig {
    * `agent_tools_tool_executions` in SQLite. A plain identifier of at most 40 characters.
    */
   readonly schema?: string;
-  /** PostgreSQL: the most pooled connections (default 10; one more holds the store's lease). */
+  /**
+   * PostgreSQL: the most pooled connections (default 10; any size works). Beside them the store
+   * holds its lease on a connection of its own, and another while anyone watches the console.
+   */
   readonly poolSize?: number;
   /** PostgreSQL: the `application_name` the connections report (default `"aintern"`). */
   readonly applicationName?: string;

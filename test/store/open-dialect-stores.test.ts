@@ -62,7 +62,7 @@ describe("openSqliteStore", () => {
 });
 
 describe("openPostgresStore", () => {
-  it("uses a pg.Pool the caller made, holds one client for its lease, and leaves the pool open", async () => {
+  it("uses a pg.Pool the caller made, and leaves the pool open", async () => {
     const pool = new pg.Pool({ connectionString: postgresUrl, max: 4 });
     const schema = `pool_${process.pid}_${Date.now()}`;
     try {
