@@ -264,7 +264,10 @@ export class SqliteAuditLog extends AuditLogBase {
 
   /** A read in this process sees every row this process made durable, whichever store wrote it. */
   protected override async beforeRead(): Promise<void> {
-    for (const audit of [...withRowsBehind]) await audit.#insertBehindInTurn();
+    // Only this file's: a read need not wait in another file's turn (or for its lock).
+    for (const audit of [...withRowsBehind]) {
+      if (audit.#fileTurn === this.#fileTurn) await audit.#insertBehindInTurn();
+    }
   }
 
   /**
@@ -454,10 +457,18 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#insertValues(batch.map((item) => item.values));
   }
 
-  protected commitRows(rows: AuditRowValues[]): void {
-    this.#insertValues(rows.map(sqliteRowValues));
-    this.settle(rows);
-    this.#tidy();
+  /**
+   * Rows committed directly (an in-memory database; a row the journal could not take): in the
+   * file's turn, as the write-behind inserts, for the same reason.
+   */
+  protected commitRows(rows: AuditRowValues[]): void | Promise<void> {
+    const commit = (): void => {
+      this.#insertValues(rows.map(sqliteRowValues));
+      this.settle(rows);
+      this.#tidy();
+    };
+    if (this.#fileTurn === undefined) return commit();
+    return this.#inTurn(commit);
   }
 
   /** One autocommit insert for a lone row, one transaction for a group. */

@@ -268,6 +268,49 @@ describe("stores of one process on one SQLite file", () => {
   });
 });
 
+describe("a row the journal cannot take, beside another store's transaction", () => {
+  it("is committed in the file's turn, without waiting out the other store's lock", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
+    const file = join(folder, "audit.db");
+    const agent = await openStore(`sqlite:${file}`);
+    const worker = await openStore(`sqlite:${file}`);
+    // A journal that refuses its lines (a full disk, a file-size limit): the row is committed
+    // directly, on this thread. In the middle of the other store's approvals.open it waited for
+    // that store's lock, blocking the thread the other store needed to commit, for busy_timeout,
+    // and then failed: the row reached neither the table nor the journal.
+    // The journal class the stores use (imported now: the opener is loaded when first used, and
+    // another test of this file reset the module registry).
+    const { InflightJournal } = await import("../../src/store/inflight-journal.js");
+    const refuse = vi.spyOn(InflightJournal.prototype, "write").mockImplementation(() => {
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    });
+    try {
+      for (let k = 0; k < 8; k++) {
+        const began = Date.now();
+        const opening = agent.approvals.open(pending(`call-${k}`));
+        for (let i = 0; i < k; i++) await Promise.resolve();
+        const at = new Date();
+        await worker.audit.complete({
+          executionId: `e-${k}`,
+          toolName: "file-write",
+          status: "completed",
+          startedAt: at,
+          completedAt: at,
+        });
+        await opening;
+        expect(Date.now() - began).toBeLessThan(2_000);
+      }
+      expect(refuse).toHaveBeenCalled();
+      expect(await agent.audit.count()).toBe(8);
+    } finally {
+      refuse.mockRestore();
+      await worker.close();
+      await agent.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("several writers on a PostgreSQL database whose default isolation is serializable", () => {
   const target = useStoreTarget(postgresTarget);
 
