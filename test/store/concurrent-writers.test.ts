@@ -12,34 +12,14 @@ import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { PendingApprovalStatus } from "../../src/console/index.js";
 import { RiskLevel } from "../../src/core/index.js";
-import { openSqliteStore, openStore } from "../../src/store/index.js";
+import { openSqliteStore, openStore, type Store } from "../../src/store/index.js";
+import { pendingCall } from "./pending-call.js";
 import { postgresTarget, storeTargets, useStoreTarget } from "./store-targets.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const run = promisify(execFile);
 const PROCESSES = 4;
 const CALLS = 60;
-
-function pending(callKey: string) {
-  return {
-    callKey,
-    requestId: `req-${callKey}`,
-    argumentsHash: "hash",
-    sessionId: "s-1",
-    request: {
-      id: `req-${callKey}`,
-      toolId: "file-write",
-      toolName: "Write File",
-      parameters: { path: `${callKey}.txt` },
-      riskLevel: RiskLevel.Medium,
-      executionSummary: `Write ${callKey}.txt`,
-      warnings: [],
-      requestedAt: new Date(),
-    },
-    details: { reason: "Medium Risk calls need approval", round: 1 },
-    expiresAt: new Date(Date.now() + 600_000),
-  };
-}
 
 /** Runs concurrent-writer-child.ts in `PROCESSES` processes at once; returns their last lines. */
 async function runWriters(url: string, schema: string): Promise<unknown[]> {
@@ -67,6 +47,21 @@ const allDone = {
   failures: [],
   done: { opened: CALLS, decided: CALLS, claimed: CALLS, finished: CALLS },
 };
+
+/**
+ * Opens `count` pending approvals at once, through `stores` in turn, and checks that none waited
+ * out busy_timeout (5 s) and that all were stored.
+ */
+async function openEachInTurn(stores: readonly Store[], count: number): Promise<void> {
+  const began = Date.now();
+  await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      stores[i % stores.length]!.approvals.open(pendingCall(`${i}`)),
+    ),
+  );
+  expect(Date.now() - began).toBeLessThan(2_000);
+  expect(await stores[0]!.approvals.list()).toHaveLength(count);
+}
 
 describe.each(storeTargets)("several writers on one database, on $name", ({ make }) => {
   const target = useStoreTarget(make);
@@ -116,7 +111,7 @@ describe.each(storeTargets)("several writers on one database, on $name", ({ make
         completedAt: at,
       });
       const began = Date.now();
-      const opening = store.approvals.open(pending(`call-${k}`));
+      const opening = store.approvals.open(pendingCall(`${k}`));
       for (let i = 0; i < k; i++) await Promise.resolve();
       expect(await store.audit.count()).toBe(k + 1);
       await opening;
@@ -129,7 +124,7 @@ describe.each(storeTargets)("several writers on one database, on $name", ({ make
     const [agent, consoleSide] = [await place.open(), await place.open()];
     const work = Array.from({ length: CALLS }, async (_, i) => {
       const [mine, theirs] = i % 2 === 0 ? [agent, consoleSide] : [consoleSide, agent];
-      const row = await mine.approvals.open(pending(`call-${i}`));
+      const row = await mine.approvals.open(pendingCall(`${i}`));
       const decided = await theirs.approvals.decide(row.id, { approved: true }, "ada");
       expect(decided.ok).toBe(true);
       expect(await mine.approvals.claim(row.id)).toBe(true);
@@ -162,7 +157,7 @@ describe("stores of one process on one SQLite file", () => {
           completedAt: at,
         });
         const began = Date.now();
-        const opening = agent.approvals.open(pending(`call-${k}`));
+        const opening = agent.approvals.open(pendingCall(`${k}`));
         for (let i = 0; i < k; i++) await Promise.resolve();
         await passed.close();
         await opening;
@@ -189,14 +184,7 @@ describe("stores of one process on one SQLite file", () => {
     expect(copy.openStore).not.toBe(openStore);
     const consoleSide = await copy.openStore(`sqlite:${file}`);
     try {
-      const began = Date.now();
-      await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          (i % 2 === 0 ? agent : consoleSide).approvals.open(pending(`call-${i}`)),
-        ),
-      );
-      expect(Date.now() - began).toBeLessThan(2_000);
-      expect(await agent.approvals.list()).toHaveLength(10);
+      await openEachInTurn([agent, consoleSide], 10);
     } finally {
       await consoleSide.close();
       await agent.close();
@@ -214,14 +202,7 @@ describe("stores of one process on one SQLite file", () => {
     const agent = await openStore(`sqlite:${join(folder, "real", "audit.db")}`);
     const consoleSide = await openStore(`sqlite:${join(folder, "link", "audit.db")}`);
     try {
-      const began = Date.now();
-      await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          (i % 2 === 0 ? agent : consoleSide).approvals.open(pending(`call-${i}`)),
-        ),
-      );
-      expect(Date.now() - began).toBeLessThan(2_000);
-      expect(await agent.approvals.list()).toHaveLength(20);
+      await openEachInTurn([agent, consoleSide], 20);
     } finally {
       await consoleSide.close();
       await agent.close();
@@ -241,7 +222,7 @@ describe("stores of one process on one SQLite file", () => {
     try {
       for (let k = 0; k < 12; k++) {
         const began = Date.now();
-        const opening = agent.approvals.open(pending(`call-${k}`));
+        const opening = agent.approvals.open(pendingCall(`${k}`));
         for (let i = 0; i < k; i++) await Promise.resolve();
         const at = new Date();
         await Promise.all(
@@ -287,7 +268,7 @@ describe("a row the journal cannot take, beside another store's transaction", ()
     try {
       for (let k = 0; k < 8; k++) {
         const began = Date.now();
-        const opening = agent.approvals.open(pending(`call-${k}`));
+        const opening = agent.approvals.open(pendingCall(`${k}`));
         for (let i = 0; i < k; i++) await Promise.resolve();
         const at = new Date();
         await worker.audit.complete({

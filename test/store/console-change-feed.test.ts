@@ -1,30 +1,8 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { type NewPendingApproval, PendingApprovalStatus } from "../../src/console/index.js";
-import { RiskLevel } from "../../src/core/index.js";
+import { PendingApprovalStatus } from "../../src/console/index.js";
+import { pendingCall } from "./pending-call.js";
 import { sqliteTarget, useStoreTarget } from "./store-targets.js";
-
-/** A call waiting for a person's approval, `n` telling calls apart. */
-function pendingCall(n: string): NewPendingApproval {
-  return {
-    callKey: `call-${n}`,
-    requestId: `req-${n}`,
-    argumentsHash: `hash-${n}`,
-    sessionId: `s-${n}`,
-    request: {
-      id: `req-${n}`,
-      toolId: "file-write",
-      toolName: "Write File",
-      parameters: { path: `${n}.txt` },
-      riskLevel: RiskLevel.Medium,
-      executionSummary: "Write",
-      warnings: [],
-      requestedAt: new Date(),
-    },
-    details: { reason: "Medium Risk calls need approval", round: 1 },
-    expiresAt: new Date(Date.now() + 60_000),
-  };
-}
 
 describe("the console tables' change feed", () => {
   const target = useStoreTarget(sqliteTarget);

@@ -1,34 +1,11 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import type { NewPendingApproval } from "../../src/console/index.js";
-import { RiskLevel } from "../../src/core/index.js";
 import { AuditStatus } from "../../src/execution/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { openPostgresStore } from "../../src/store/postgres.js";
+import { pendingCall } from "./pending-call.js";
 import { postgresUrl } from "./store-targets.js";
-
-/** A call waiting for a person's approval, `n` telling calls apart. */
-function pendingCall(n: string): NewPendingApproval {
-  return {
-    callKey: `call-${n}`,
-    requestId: `req-${n}`,
-    argumentsHash: `hash-${n}`,
-    sessionId: `s-${n}`,
-    request: {
-      id: `req-${n}`,
-      toolId: "file-write",
-      toolName: "Write File",
-      parameters: { path: `${n}.txt` },
-      riskLevel: RiskLevel.Medium,
-      executionSummary: "Write",
-      warnings: [],
-      requestedAt: new Date(),
-    },
-    details: { reason: "Medium Risk calls need approval", round: 1 },
-    expiresAt: new Date(Date.now() + 60_000),
-  };
-}
 
 const admin = new pg.Pool({ connectionString: postgresUrl, max: 2 });
 const schemas: string[] = [];
