@@ -146,6 +146,20 @@ interface OperandRule extends OptionSyntax {
   readonly listChanges?: true;
 }
 
+/**
+ * The list option of `lists` a long option as written names: itself, or one it abbreviates, but
+ * not when it is exactly another option of the program (`tar --file` is not `--files-from`).
+ */
+function listOption(
+  given: string,
+  rule: OperandRule,
+  lists: readonly string[],
+): string | undefined {
+  if (lists.includes(given)) return given;
+  const exact = [rule.long, rule.flags, rule.fileOptions].some((names) => names?.includes(given));
+  return exact ? undefined : longOption(given, lists);
+}
+
 function words(list: string): readonly string[] {
   return list.split(" ");
 }
@@ -2140,7 +2154,7 @@ class OperandCollector {
       const v = word.value;
       if (word.dynamic || v === "--") break;
       const listed = v.startsWith("--")
-        ? longOption(v.split("=", 1)[0] ?? v, lists)
+        ? listOption(v.split("=", 1)[0] ?? v, rule, lists)
         : /^-[A-Za-z0-9]+$/.test(v)
           ? lists.find((o) => o.length === 2 && v.slice(1).includes(o.charAt(1)))
           : undefined;

@@ -261,6 +261,14 @@ describe("commandFileOperandDetails", () => {
     // A list of files to read changes none of them; tar may extract them.
     expect(commandFileOperandDetails("sort --files0-from=l").opaque).toBeUndefined();
     expect(commandFileOperandDetails("tar -x -T l -f a.tar").opaque).toMatch(/list/);
+    // `--file` is tar's own option, not an abbreviation of `--files-from`; `--files` is one.
+    for (const command of ["tar --file=a.tar -x", "tar --file a.tar -x"]) {
+      expect(commandFileOperandDetails(command)).toMatchObject({
+        unknown: expect.stringMatching(/extracts files named inside the archive/),
+        opaque: undefined,
+      });
+    }
+    expect(commandFileOperandDetails("tar --files=l -x -f a.tar").opaque).toMatch(/--files-from/);
   });
 
   it("tells the operands read whole when they are folders", () => {
