@@ -97,21 +97,29 @@ function ownConnection(client: pg.ClientBase, end: () => Promise<void>): OwnConn
   } as OwnConnection;
 }
 
+/**
+ * Connects `client` as a connection of the store's own, ended when the store is done with it.
+ * A client that cannot connect is ended too, and `failure` says why.
+ */
+async function connectOwnClient(
+  client: pg.Client,
+  failure: (error: unknown) => unknown = (error) => error,
+): Promise<OwnConnection> {
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw failure(error);
+  }
+  return ownConnection(client, () => client.end());
+}
+
 /** Own connections for a pool passed in: made as the pool makes its own, when it says how. */
 function ownConnectionsOf(pool: pg.Pool): () => Promise<OwnConnection> {
   const { Client, options } = pool as unknown as { Client?: unknown; options?: unknown };
   if (typeof Client === "function" && typeof options === "object" && options !== null) {
     const ClientOfPool = Client as typeof pg.Client;
-    return async () => {
-      const client = new ClientOfPool(options as pg.ClientConfig);
-      try {
-        await client.connect();
-      } catch (error) {
-        await client.end().catch(() => undefined);
-        throw error;
-      }
-      return ownConnection(client, () => client.end());
-    };
+    return () => connectOwnClient(new ClientOfPool(options as pg.ClientConfig));
   }
   // Not a pg.Pool: its own connect() is all there is (documented: it needs 3 connections or more).
   return async () => {
@@ -152,19 +160,14 @@ async function openWithUrl(url: string, schema: string, config: StoreConfig): Pr
     url,
     pool,
     pool,
-    async () => {
-      const client = new pg.Client(connection);
-      try {
-        await client.connect();
-      } catch (error) {
-        throw postgresConnectFailure(
+    () =>
+      connectOwnClient(new pg.Client(connection), (error) =>
+        postgresConnectFailure(
           location.connectionString,
           connection.connectionTimeoutMillis,
           error,
-        );
-      }
-      return ownConnection(client, () => client.end());
-    },
+        ),
+      ),
     schema,
   );
 }

@@ -9,7 +9,8 @@ import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 import { migrateStore } from "./migrate-store.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { sqliteCallOwnership } from "./sqlite-call-ownership.js";
-import { SqliteFileTurns, SqliteWriteDialect } from "./sqlite-write-dialect.js";
+import { takeSqliteFileTurn } from "./sqlite-file-turn.js";
+import { SqliteWriteDialect } from "./sqlite-write-dialect.js";
 import type { Store } from "./store.js";
 import { checkStoreConfig, DEFAULT_BUSY_TIMEOUT_MS, type StoreConfig } from "./store-config.js";
 import { StoreOpenError } from "./store-open-error.js";
@@ -107,7 +108,7 @@ export async function openSqliteStore(
   // Stores of this process opening the file at once migrate and recover one after another: the
   // migration's transaction spans awaits, and a second store waiting for its lock would block
   // the event loop the first needs to commit.
-  const endTurn = turn === undefined ? () => undefined : await SqliteFileTurns.take(turn);
+  const endTurn = await takeSqliteFileTurn(turn);
   try {
     await migrateInTurn(connection, schema);
     const state = new StoreState();

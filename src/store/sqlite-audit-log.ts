@@ -14,7 +14,7 @@ import {
 import { GroupCommit } from "./group-commit.js";
 import { InflightJournal } from "./inflight-journal.js";
 import { reportRecoverySkip } from "./report-recovery-skip.js";
-import { SqliteFileTurns } from "./sqlite-write-dialect.js";
+import { takeSqliteFileTurn } from "./sqlite-file-turn.js";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "./store-config.js";
 import type { StoreState } from "./store-state.js";
 import type { StoreTables } from "./store-tables.js";
@@ -30,10 +30,10 @@ export interface SqliteAuditLogConfig {
   /** The database file; `undefined` for `sqlite::memory:` (no journal: nothing survives anyway). */
   readonly databasePath: string | undefined;
   /**
-   * The key of the file's turn among this process's stores ({@link SqliteFileTurns}): its real
-   * path; default `databasePath`.
+   * The key of the file's turn among this process's stores ({@link takeSqliteFileTurn}): its real
+   * path; `undefined` for an in-memory database.
    */
-  readonly fileTurn?: string | undefined;
+  readonly fileTurn: string | undefined;
   readonly state: StoreState;
   /**
    * Whether rows are inserted by a thread with its own connection to `databasePath` (the store
@@ -160,7 +160,7 @@ export class SqliteAuditLog extends AuditLogBase {
     super(config.state, new AuditReader(config.kysely, (date) => date.toISOString()));
     this.#database = config.database;
     this.#databasePath = config.databasePath;
-    this.#fileTurn = config.fileTurn ?? config.databasePath;
+    this.#fileTurn = config.fileTurn;
     this.#schema = config.schema;
     const journal =
       config.databasePath === undefined
@@ -266,37 +266,23 @@ export class SqliteAuditLog extends AuditLogBase {
   protected override async beforeRead(): Promise<void> {
     // Only this file's: a read need not wait in another file's turn (or for its lock).
     for (const audit of [...withRowsBehind]) {
-      if (audit.#fileTurn === this.#fileTurn) await audit.#insertBehindInTurn();
+      if (audit.#fileTurn === this.#fileTurn) await audit.#inTurn(() => audit.insertBehind());
     }
   }
 
   /**
-   * {@link insertBehind} in the file's turn ({@link SqliteFileTurns}): it may block this thread
-   * until the insert thread answers, and a Kysely transaction of this process that holds the
-   * write lock across an await (another store's, or this one's) could then never commit: the
-   * thread would wait out its busy timeout, and the read would not see the rows.
+   * Runs `work` while holding the turn of this log's file ({@link takeSqliteFileTurn}). Every
+   * insert on this thread, and every wait for the insert thread's answer, runs in it: either
+   * blocks the thread, and in the middle of a Kysely transaction of this process (another
+   * store's, or this one's, holding the write lock across an await) the transaction could never
+   * commit: the thread would wait out its busy timeout, and the rows would not be inserted.
    */
-  async #insertBehindInTurn(): Promise<void> {
-    await this.#inTurn(() => this.insertBehind());
-  }
-
-  /**
-   * `#handOver` in the file's turn: with no insert thread the rows are inserted on this
-   * thread, and in the middle of another store's Kysely transaction (a microtask away) that
-   * insert would wait for its lock, blocking the thread that transaction needs, for busy_timeout.
-   */
-  async #handOverInTurn(): Promise<void> {
-    await this.#inTurn(() => this.#handOver());
-  }
-
-  /** Runs `work` while holding the turn of this log's file (none for an in-memory database). */
   async #inTurn(work: () => void): Promise<void> {
-    const file = this.#fileTurn;
-    const endTurn = file === undefined ? undefined : await SqliteFileTurns.take(file);
+    const endTurn = await takeSqliteFileTurn(this.#fileTurn);
     try {
       work();
     } finally {
-      endTurn?.();
+      endTurn();
     }
   }
 
@@ -434,7 +420,7 @@ export class SqliteAuditLog extends AuditLogBase {
         this.#insertQueued = true;
         queueMicrotask(() => {
           this.#insertQueued = false;
-          void this.#handOverInTurn();
+          void this.#inTurn(() => this.#handOver());
         });
       }
       return;
@@ -446,7 +432,7 @@ export class SqliteAuditLog extends AuditLogBase {
     if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
     this.#insertTimer = setTimeout(() => {
       this.#insertTimer = undefined;
-      void this.#handOverInTurn();
+      void this.#inTurn(() => this.#handOver());
     }, delayMs);
     // The rows are durable already: a timer must not keep a process alive that is done.
     this.#insertTimer.unref();
@@ -467,6 +453,7 @@ export class SqliteAuditLog extends AuditLogBase {
       this.settle(rows);
       this.#tidy();
     };
+    // An in-memory database has no turns: its commit stays synchronous, as group commit expects.
     if (this.#fileTurn === undefined) return commit();
     return this.#inTurn(commit);
   }
@@ -541,11 +528,11 @@ export class SqliteAuditLog extends AuditLogBase {
   protected async release(): Promise<void> {
     await this.#starts?.drain();
     // In the file's turn: with no insert thread, they are inserted on this thread.
-    await this.#handOverInTurn();
+    await this.#inTurn(() => this.#handOver());
     await this.#thread?.close();
     // Rows the thread gave back (it stopped) are tried here; rows a busy database held up
     // were tried once at close already, and wait in the journal for the next open.
-    if (this.#busyRetries === 0) await this.#handOverInTurn();
+    if (this.#busyRetries === 0) await this.#inTurn(() => this.#handOver());
     if (this.#insertTimer !== undefined) clearTimeout(this.#insertTimer);
     this.#insertTimer = undefined;
     // Another store's read must not try them on this closed connection.
