@@ -30,8 +30,9 @@ export interface OptionSyntax {
   /** Long options that take two values (`jq --slurpfile NAME FILE`), looked up before `long`. */
   readonly longWithTwo?: readonly string[];
   /**
-   * Long options that take no value, looked up first: a prefix of one is that option, not a
-   * longer one's (tar's `--checkpoint` before `--checkpoint-action`).
+   * Long options that take no value. A name written whole is the option of that name in any list;
+   * a prefix is looked up here first: a prefix of one of these is that option, not a longer one's
+   * (tar's `--checkp` is `--checkpoint`, not `--checkpoint-action`).
    */
   readonly flags?: readonly string[];
   /** Options go on after `--` (it is skipped) instead of ending there. */
@@ -154,6 +155,30 @@ export function longOption(given: string, list: readonly string[] | undefined): 
 }
 
 /**
+ * Which long option of `syntax` a long option as written (`--fil`, without its `=VALUE`) is, as
+ * getopt_long finds it: its exact name in any of the lists first (`--file` is `--file` even where
+ * a flag `--files-only` starts with it), else the first option a prefix names, looking in
+ * `flags`, then `longWithTwo`, then `long`.
+ */
+function longOptionOf(
+  given: string,
+  syntax: OptionSyntax,
+): { readonly kind: "flag" | "two" | "one"; readonly name: string } | undefined {
+  const lists = [
+    ["flag", syntax.flags],
+    ["two", syntax.longWithTwo],
+    ["one", syntax.long],
+  ] as const;
+  for (const [kind, list] of lists)
+    if (list?.includes(given) === true) return { kind, name: given };
+  for (const [kind, list] of lists) {
+    const name = list?.find((full) => namesLongOption(given, full));
+    if (name !== undefined) return { kind, name };
+  }
+  return undefined;
+}
+
+/**
  * Reads `args` as options of `syntax` and operands, as getopt_long does (options may follow
  * operands; `--` ends them), or as `syntax` says otherwise. A word whose option name is written
  * is that option, whatever its value (`--exec="$C"`, `-o"$C"`); a word that may be an option
@@ -198,9 +223,10 @@ export function* readOptions(
     if (v.startsWith("--")) {
       const [given = v] = v.split("=", 1);
       const attached = v.includes("=") ? restOfWord(word, v.indexOf("=") + 1) : undefined;
-      if (longOption(given, syntax.flags) !== undefined) continue;
-      const two = longOption(given, syntax.longWithTwo);
-      const one = two === undefined ? longOption(given, syntax.long) : undefined;
+      const long = longOptionOf(given, syntax);
+      if (long?.kind === "flag") continue;
+      const two = long?.kind === "two" ? long.name : undefined;
+      const one = long?.kind === "one" ? long.name : undefined;
       if (two !== undefined) {
         yield { kind: "option", name: two, given, value: args[at + 2], word, at };
         yield* splitValue(args, ++at);

@@ -140,6 +140,26 @@ describe("readOptions", () => {
     ]);
   });
 
+  it("takes an option's exact name before a longer option it is a prefix of, as getopt_long does", () => {
+    // `--file` is a prefix of the flag `--files-only` and of the two-valued `--file-pair`: written
+    // whole, it is `--file`, and its value is the next word (not an operand).
+    const shadowed: OptionSyntax = {
+      long: ["--file"],
+      longWithTwo: ["--file-pair"],
+      flags: ["--files-only"],
+    };
+    expect(read("prog --file a.tar x --files b --file-p c d e", shadowed)).toEqual([
+      "--file(--file)=a.tar",
+      "operand x",
+      "operand b",
+      "--file-pair(--file-p)=d",
+      "operand e",
+    ]);
+    expect(
+      read("jq --arg n v --argjson m 1", { long: ["--arg"], longWithTwo: ["--argjson"] }),
+    ).toEqual(["--arg(--arg)=n", "operand v", "--argjson(--argjson)=1"]);
+  });
+
   it("reads options of two values, and groups that start with a letter only when told", () => {
     expect(read("jq --slurp n f x", { longWithTwo: ["--slurpfile"] })).toEqual([
       "--slurpfile(--slurp)=f",
