@@ -158,12 +158,35 @@ describe.each(storeTargets)("several writers on one database, on $name", ({ make
   });
 });
 
+/**
+ * Runs `work` in a new folder for a database file. What `work` passes to `closing` is closed when
+ * it ends, last first, and the folder is then removed.
+ */
+async function inNewFolder(
+  work: (folder: string, closing: <T extends Closable>(it: T) => T) => Promise<void>,
+): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
+  const opened: Closable[] = [];
+  try {
+    await work(folder, (it) => {
+      opened.push(it);
+      return it;
+    });
+  } finally {
+    for (const it of opened.reverse()) await it.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+interface Closable {
+  close(): unknown;
+}
+
 describe("stores of one process on one SQLite file", () => {
-  it("closes a store with no insert thread without waiting out another store's transaction", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
-    const file = join(folder, "audit.db");
-    const agent = await openStore(`sqlite:${file}`);
-    try {
+  it("closes a store with no insert thread without waiting out another store's transaction", () =>
+    inNewFolder(async (folder, closing) => {
+      const file = join(folder, "audit.db");
+      const agent = closing(await openStore(`sqlite:${file}`));
       // Closing inserts the rows still waiting in the journal, on this thread for a database
       // passed in: in the middle of the other store's approvals.open it waited for that store's
       // lock, blocking the thread the other store needed to commit, for busy_timeout.
@@ -180,61 +203,44 @@ describe("stores of one process on one SQLite file", () => {
         expectNoBusyWait(began);
       }
       expect(await agent.audit.count()).toBe(12);
-    } finally {
-      await agent.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("take turns with the stores of another copy of the library", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
-    const file = join(folder, "audit.db");
-    const agent = await openStore(`sqlite:${file}`);
-    // A second copy (two versions in one program, a bundle beside the package): its turns were
-    // its own, and the two copies' stores deadlocked as two stores of one copy did before turns.
-    vi.resetModules();
-    const copy: typeof import("../../src/store/index.js") = await import(
-      "../../src/store/index.js"
-    );
-    expect(copy.openStore).not.toBe(openStore);
-    const consoleSide = await copy.openStore(`sqlite:${file}`);
-    try {
+  it("take turns with the stores of another copy of the library", () =>
+    inNewFolder(async (folder, closing) => {
+      const file = join(folder, "audit.db");
+      const agent = closing(await openStore(`sqlite:${file}`));
+      // A second copy (two versions in one program, a bundle beside the package): its turns were
+      // its own, and the two copies' stores deadlocked as two stores of one copy did before turns.
+      vi.resetModules();
+      const copy: typeof import("../../src/store/index.js") = await import(
+        "../../src/store/index.js"
+      );
+      expect(copy.openStore).not.toBe(openStore);
+      const consoleSide = closing(await copy.openStore(`sqlite:${file}`));
       await openEachInTurn([agent, consoleSide], 10);
-    } finally {
-      await consoleSide.close();
-      await agent.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("take turns when they reach the file by different paths", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
-    mkdirSync(join(folder, "real"));
-    // One file, two spellings (as macOS's /tmp and /private/tmp): the stores took turns by the
-    // path they were given, so each waited for the other's lock blocking the thread the other
-    // needed, and most opens failed with "database is locked" after busy_timeout.
-    symlinkSync(join(folder, "real"), join(folder, "link"), "junction");
-    const agent = await openStore(`sqlite:${join(folder, "real", "audit.db")}`);
-    const consoleSide = await openStore(`sqlite:${join(folder, "link", "audit.db")}`);
-    try {
+  it("take turns when they reach the file by different paths", () =>
+    inNewFolder(async (folder, closing) => {
+      mkdirSync(join(folder, "real"));
+      // One file, two spellings (as macOS's /tmp and /private/tmp): the stores took turns by the
+      // path they were given, so each waited for the other's lock blocking the thread the other
+      // needed, and most opens failed with "database is locked" after busy_timeout.
+      symlinkSync(join(folder, "real"), join(folder, "link"), "junction");
+      const agent = closing(await openStore(`sqlite:${join(folder, "real", "audit.db")}`));
+      const consoleSide = closing(await openStore(`sqlite:${join(folder, "link", "audit.db")}`));
       await openEachInTurn([agent, consoleSide], 20);
-    } finally {
-      await consoleSide.close();
-      await agent.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("inserts a full write-behind batch on this thread without waiting out another store's transaction", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
-    const file = join(folder, "audit.db");
-    const agent = await openStore(`sqlite:${file}`);
-    // A database passed in has no insert thread: its rows are inserted on this thread, at once
-    // when 256 wait. In the middle of the other store's approvals.open (a microtask away), that
-    // insert waited for the other store's write lock, blocking the thread it needed to commit.
-    const database = new Database(file);
-    const passed = await openSqliteStore(database);
-    try {
+  it("inserts a full write-behind batch on this thread without waiting out another store's transaction", () =>
+    inNewFolder(async (folder, closing) => {
+      const file = join(folder, "audit.db");
+      const agent = closing(await openStore(`sqlite:${file}`));
+      // A database passed in has no insert thread: its rows are inserted on this thread, at once
+      // when 256 wait. In the middle of the other store's approvals.open (a microtask away), that
+      // insert waited for the other store's write lock, blocking the thread it needed to commit.
+      const database = closing(new Database(file));
+      const passed = closing(await openSqliteStore(database));
       for (let k = 0; k < 12; k++) {
         const began = Date.now();
         const opening = agent.approvals.open(pendingCall(`${k}`));
@@ -244,49 +250,42 @@ describe("stores of one process on one SQLite file", () => {
         expectNoBusyWait(began);
       }
       expect(await passed.audit.count()).toBe(12 * 300);
-    } finally {
-      await passed.close();
-      database.close();
-      await agent.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe("a row the journal cannot take, beside another store's transaction", () => {
-  it("is committed in the file's turn, without waiting out the other store's lock", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "aintern-writers-"));
-    const file = join(folder, "audit.db");
-    const agent = await openStore(`sqlite:${file}`);
-    const worker = await openStore(`sqlite:${file}`);
-    // A journal that refuses its lines (a full disk, a file-size limit): the row is committed
-    // directly, on this thread. In the middle of the other store's approvals.open it waited for
-    // that store's lock, blocking the thread the other store needed to commit, for busy_timeout,
-    // and then failed: the row reached neither the table nor the journal.
-    // The journal class the stores use (imported now: the opener is loaded when first used, and
-    // another test of this file reset the module registry).
-    const { InflightJournal } = await import("../../src/store/inflight-journal.js");
-    const refuse = vi.spyOn(InflightJournal.prototype, "write").mockImplementation(() => {
-      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-    });
-    try {
-      for (let k = 0; k < 8; k++) {
-        const began = Date.now();
-        const opening = agent.approvals.open(pendingCall(`${k}`));
-        await microtasks(k);
-        await complete(worker, `e-${k}`);
-        await opening;
-        expectNoBusyWait(began);
+  it("is committed in the file's turn, without waiting out the other store's lock", () =>
+    inNewFolder(async (folder, closing) => {
+      const file = join(folder, "audit.db");
+      const agent = closing(await openStore(`sqlite:${file}`));
+      const worker = closing(await openStore(`sqlite:${file}`));
+      // A journal that refuses its lines (a full disk, a file-size limit): the row is committed
+      // directly, on this thread. In the middle of the other store's approvals.open it waited for
+      // that store's lock, blocking the thread the other store needed to commit, for busy_timeout,
+      // and then failed: the row reached neither the table nor the journal.
+      // The journal class the stores use (imported now: the opener is loaded when first used, and
+      // another test of this file reset the module registry).
+      const { InflightJournal } = await import("../../src/store/inflight-journal.js");
+      const refuse = vi.spyOn(InflightJournal.prototype, "write").mockImplementation(() => {
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), {
+          code: "ENOSPC",
+        });
+      });
+      try {
+        for (let k = 0; k < 8; k++) {
+          const began = Date.now();
+          const opening = agent.approvals.open(pendingCall(`${k}`));
+          await microtasks(k);
+          await complete(worker, `e-${k}`);
+          await opening;
+          expectNoBusyWait(began);
+        }
+        expect(refuse).toHaveBeenCalled();
+        expect(await agent.audit.count()).toBe(8);
+      } finally {
+        refuse.mockRestore();
       }
-      expect(refuse).toHaveBeenCalled();
-      expect(await agent.audit.count()).toBe(8);
-    } finally {
-      refuse.mockRestore();
-      await worker.close();
-      await agent.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe("several writers on a PostgreSQL database whose default isolation is serializable", () => {
