@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from "diff";
 import { html as diffToHtml } from "diff2html";
-import { RiskLevel, RiskLevelMetadata } from "../core/index.js";
+import { jsonTextForEditing, RiskLevel, RiskLevelMetadata } from "../core/index.js";
 import { parseCommand } from "../shell/index.js";
 import { type Html, html, shownJson, singleLine, trustedHtml, visibleText } from "./html.js";
 import { type PendingApproval, PendingApprovalStatus } from "./pending-approval.js";
@@ -86,7 +86,7 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
   <details ${edit === undefined ? "" : "open"}><summary>Edit arguments</summary>
     <form method="post" action="/approvals/${a.id}/edit?action=check" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
-      <label>Arguments (JSON)<textarea class="args" name="arguments" spellcheck="false">${edit?.text ?? JSON.stringify(r.parameters, null, 2)}</textarea></label>
+      <label>Arguments (JSON)<textarea class="args" name="arguments" spellcheck="false">${jsonTextForEditing(edit?.text ?? JSON.stringify(r.parameters, null, 2))}</textarea></label>
       ${editResult(edit)}
       <div class="actions"><button formaction="/approvals/${a.id}/edit?action=check" hx-post="/approvals/${a.id}/edit?action=check">Check</button>
       <button class="primary" formaction="/approvals/${a.id}/edit?action=approve" hx-post="/approvals/${a.id}/edit?action=approve">Approve with these arguments</button></div>

@@ -264,11 +264,44 @@ const hiddenInJson = new RegExp(hiddenCharacters.source, "gu");
  * ```
  */
 export function jsonLine(value: unknown): string {
-  return JSON.stringify(value).replace(hiddenInJson, (c) => {
-    let escaped = "";
-    for (let i = 0; i < c.length; i++) {
-      escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
-    }
-    return escaped;
-  });
+  return JSON.stringify(value).replace(hiddenInJson, utf16Escapes);
+}
+
+/** `text` as JSON `\uXXXX` escapes, one per UTF-16 code unit (a pair past U+FFFF). */
+function utf16Escapes(text: string): string {
+  let escaped = "";
+  for (let i = 0; i < text.length; i++) {
+    escaped += `\\u${text.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  }
+  return escaped;
+}
+
+/**
+ * In JSON text, a character that draws nothing or out of its place (what {@link displayText}
+ * escapes, but for the tabs and line ends that lay the text out, and runs of spaces), with the
+ * backslashes right before it.
+ */
+const misdrawnInJson = new RegExp(
+  `(\\\\*)((?![\\n\\r\\t])(?:${hiddenCharacters.source}|${rightToLeftCharacters.source}|${stackedMark}))`,
+  "gu",
+);
+
+/**
+ * JSON text for a person to read and edit (the console's editable arguments): every character
+ * that could hide or reorder what the person reads (bidirectional controls, invisible
+ * characters, right-to-left letters, a stack of marks) written as a JSON escape (`\u202e`,
+ * `\u05d0`, a pair such as `\udb40\udc41` past U+FFFF). Unlike {@link displayText}'s notes and
+ * `[U+202E]`, these escapes are JSON's own: the text parses to exactly the values it parsed to
+ * before, so submitting it unchanged changes no argument. A character right after an odd run of
+ * backslashes (an escape JSON does not have: text that does not parse) is left as it is.
+ *
+ * @example
+ * ```ts
+ * jsonTextForEditing('{"command":"echo \u202eok"}'); // '{"command":"echo \\u202eok"}'
+ * ```
+ */
+export function jsonTextForEditing(text: string): string {
+  return text.replace(misdrawnInJson, (whole: string, backslashes: string, character: string) =>
+    backslashes.length % 2 === 1 ? whole : backslashes + utf16Escapes(character),
+  );
 }

@@ -6,6 +6,7 @@ export {
   displayText,
   hiddenCharacters,
   jsonLine,
+  jsonTextForEditing,
 } from "./display-text.js";
 export { ToolErrorCode } from "./error-codes.js";
 export { LONG_TURN_MS, turnIsLong, yieldToEventLoop } from "./event-loop-turn.js";

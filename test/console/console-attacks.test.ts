@@ -134,10 +134,10 @@ describe("model text that would make a card lie", () => {
     const row = await pending("terminal-execute", { command });
     const card = await cardOf(row.id);
     expect(card).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
-    // As the MCP form and the terminal prompt show it; the editable arguments keep [U+202E].
+    // As the MCP form and the terminal prompt show it; the editable arguments as JSON escapes.
     expect(card).toContain("Run `echo done #\\u202e ~ fr- mr\\u202c`");
     expect(card).toContain("&quot;echo done #\\u202e ~ fr- mr\\u202c&quot;");
-    expect(card).toContain("[U+202E]");
+    expect(card).not.toContain("[U+202E]");
   });
 });
 
@@ -254,6 +254,7 @@ describe("a file path that would hide what it is", () => {
     const card = await cardOf(row.id);
     expect(card).not.toMatch(/[\u009b\u200b]|\u{E0041}/u);
     expect(card).toContain("notes\\u009b2J\\u200b\\u{e0041}.txt");
-    expect(card).toContain("[U+200B]");
+    // The editable arguments: JSON's own escapes, a pair past U+FFFF.
+    expect(card).toContain("notes\\u009b2J\\u200b\\udb40\\udc41.txt");
   });
 });

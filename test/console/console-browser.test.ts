@@ -174,6 +174,21 @@ describe("the console in a browser, with an agent in another process", { timeout
     expect(runs()).not.toContain("original");
   });
 
+  it("approves the exact arguments asked about when the editable arguments are submitted untouched", async () => {
+    await page.goto(`${consoleServer.url}/approvals`);
+    // Right-to-left letters and a bidirectional override: drawn as they are, they reorder the
+    // text around them; the editable arguments hold them as JSON escapes instead.
+    const line = "cat \u05d0 > \u05d1 #\u202e ~ fr- mr\u202c";
+    const answer = agent.call("call-exact", "append-line", { line });
+    const target = await card("call-exact");
+    await target.getByText("Edit arguments").click();
+    const field = target.getByLabel("Arguments (JSON)");
+    expect(await field.inputValue()).toContain("cat \\u05d0 > \\u05d1 #\\u202e");
+    await target.getByRole("button", { name: "Approve with these arguments" }).click();
+    expect((await answer).status).toBe("Completed");
+    expect(runs()).toContain(line);
+  });
+
   it("shows the diff of a file-write against the current file", async () => {
     await page.goto(`${consoleServer.url}/approvals`);
     const answer = agent.call("call-write", "file-write", {

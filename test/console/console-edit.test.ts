@@ -49,6 +49,28 @@ async function pendingCommand(command: string) {
   return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
 }
 
+const auth = () => ({ authorization: `Bearer ${consoleApp.token}` });
+
+/** The text of the card's editable arguments, as a browser would submit it. */
+function editableArguments(card: string): string {
+  const text = /<textarea class="args" name="arguments"[^>]*>([^<]*)<\/textarea>/.exec(card)?.[1];
+  expect(text).toBeDefined();
+  return (text ?? "")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+}
+
+async function cardOf(id: string): Promise<string> {
+  const page = await consoleApp.app.request("/approvals", { headers: auth() });
+  const text = await page.text();
+  const at = text.indexOf(`id="approval-${id}"`);
+  expect(at).toBeGreaterThan(-1);
+  return text.slice(at, text.indexOf("</article>", at));
+}
+
 async function edit(id: string, args: unknown, action?: "approve"): Promise<string> {
   const auth = { authorization: `Bearer ${consoleApp.token}` };
   const page = await consoleApp.app.request("/approvals", { headers: auth });
@@ -97,5 +119,40 @@ describe("editing a pending call's arguments in the console", () => {
       decidedBy: "ada",
       decision: { modifiedParameters: { command: "pwd -P" } },
     });
+  });
+
+  it("writes what could hide or reorder as JSON escapes, and the text approves the same arguments", async () => {
+    // A bidirectional override, right-to-left letters (which reorder the `>` between them), a
+    // zero-width space, a tag character past U+FFFF and a stack of marks.
+    const command =
+      "cat \u05d0 > \u05d1 #\u202e ~ fr- mr\u202c a\u200bb\u{E0041} Z\u0301\u0302\u0303\u0304\u0305\u0306";
+    const row = await pendingCommand(command);
+    const text = editableArguments(await cardOf(row.id));
+    expect(text).not.toMatch(
+      /[\u202a-\u202e\u2066-\u2069\u200b\u0590-\u08ff]|\u0305|\u0306|\p{Cs}|\u{E0041}/u,
+    );
+    expect(text).toContain("cat \\u05d0 > \\u05d1 #\\u202e");
+    expect(text).toContain("\\udb40\\udc41");
+    expect(text).not.toContain("[U+");
+    expect(JSON.parse(text)).toEqual({ command });
+    // Submitted unchanged, it approves exactly the call that was asked about.
+    const approved = await edit(row.id, text, "approve");
+    expect(approved).not.toContain('class="errors"');
+    const decided = await store.approvals.get(row.id);
+    expect(decided?.status).toBe(PendingApprovalStatus.Approved);
+    expect(decided?.decision?.modifiedParameters).toEqual({ command });
+  });
+
+  it("shows a person's edit back with the same escapes, and leaves an escape JSON lacks as it is", async () => {
+    const row = await pendingCommand("echo hi");
+    const typed = '{ "command": "echo \u05d0 > \u05d1 \u202e" }';
+    const shown = editableArguments(await edit(row.id, typed));
+    expect(shown).toBe('{ "command": "echo \\u05d0 > \\u05d1 \\u202e" }');
+    expect(JSON.parse(shown)).toEqual(JSON.parse(typed));
+    // `\` then U+202E is no JSON escape: the text is invalid, and stays so (shown by its code).
+    const invalid = await edit(row.id, '{ "command": "echo \\\u202e" }');
+    expect(invalid).toContain("The arguments are not valid JSON");
+    expect(editableArguments(invalid)).toBe('{ "command": "echo \\[U+202E]" }');
+    expect((await store.approvals.get(row.id))?.status).toBe(PendingApprovalStatus.Pending);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayText, jsonLine } from "../../src/core/index.js";
+import { displayText, jsonLine, jsonTextForEditing } from "../../src/core/index.js";
 
 describe("displayText", () => {
   it("shows ANSI sequences, carriage returns and backspaces as escapes, so nothing is overwritten", () => {
@@ -199,5 +199,37 @@ describe("displayText: text that reads as its own notes", () => {
     expect(displayText("wait…")).toBe("wait…");
     const cut = displayText(`${"a".repeat(100)}z`, { maxLength: 60 });
     expect(cut).toMatch(/^a+… \([\d,]+ characters not shown\) …a*z$/);
+  });
+});
+
+describe("jsonTextForEditing", () => {
+  const values: unknown[] = [
+    { command: "echo done #\u202e ~ fr- mr\u202c" },
+    { path: "cat \u05d0 > \u05d1", name: "\u0627\u0644\u0645\u0644\u0641 1 2" },
+    { tag: "a\u{E0041}b", lone: "x\ud800y", zero: "a\u200bb\u2060c\ufeff" },
+    { marks: "Z\u0301\u0302\u0303\u0304\u0305\u0306\u0307", c1: "\u009b2J", del: "\u007f" },
+    { backslashes: "a\\\u202eb\\\\\u202ec", spaces: `a${" ".repeat(40)}b`, lines: "x\ny\tz" },
+    ["\u2028", "\u2029", "\u00a0", "\u3000", { "\u202ekey": 1 }],
+  ];
+
+  it.each(values)(
+    "parses to the same value, with nothing left that draws out of place: %j",
+    (value) => {
+      const text = jsonTextForEditing(JSON.stringify(value, null, 2));
+      expect(JSON.parse(text)).toEqual(value);
+      expect(text).not.toMatch(
+        /[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff\u0590-\u08ff\u009b\u007f\u2028\u2029\u00a0\u3000]|\p{Cs}|\u{E0041}/u,
+      );
+      // Layout and runs of spaces are the person's to read and edit: kept.
+      expect(text).toContain("\n  ");
+    },
+  );
+
+  it("keeps JSON's own escapes and a stack of up to four marks", () => {
+    expect(jsonTextForEditing('"a\\u202e\\n\\\\"')).toBe('"a\\u202e\\n\\\\"');
+    expect(jsonTextForEditing('"e\u0301\u0302\u0303\u0304"')).toBe('"e\u0301\u0302\u0303\u0304"');
+    expect(jsonTextForEditing('"e\u0301\u0302\u0303\u0304\u0305"')).toBe(
+      '"e\u0301\u0302\u0303\u0304\\u0305"',
+    );
   });
 });
