@@ -9,7 +9,7 @@ import { InvalidStoreOptionsError } from "./invalid-store-options-error.js";
 import { migrateStore } from "./migrate-store.js";
 import { SqliteAuditLog } from "./sqlite-audit-log.js";
 import { sqliteCallOwnership } from "./sqlite-call-ownership.js";
-import { takeSqliteFileTurn } from "./sqlite-file-turn.js";
+import { connectionTurnKey, takeSqliteFileTurn } from "./sqlite-file-turn.js";
 import { SqliteWriteDialect } from "./sqlite-write-dialect.js";
 import type { Store } from "./store.js";
 import { checkStoreConfig, DEFAULT_BUSY_TIMEOUT_MS, type StoreConfig } from "./store-config.js";
@@ -92,8 +92,9 @@ export async function openSqliteStore(
   const connection = database;
   const file = connection.memory || connection.name === "" ? undefined : resolve(connection.name);
   // Stores of this process take turns on the file, however they reach it: by its real path (a
-  // folder through a symlink, macOS's /tmp and /private/tmp, are one file and one lock).
-  const turn = file === undefined ? undefined : realPathOf(file);
+  // folder through a symlink, macOS's /tmp and /private/tmp, are one file and one lock). Stores
+  // given one in-memory connection take turns on that connection.
+  const turn = file === undefined ? connectionTurnKey(connection) : realPathOf(file);
   const kysely = new Kysely<StoreTables>({
     dialect: new SqliteWriteDialect(
       {

@@ -30,8 +30,8 @@ export interface SqliteAuditLogConfig {
   /** The database file; `undefined` for `sqlite::memory:` (no journal: nothing survives anyway). */
   readonly databasePath: string | undefined;
   /**
-   * The key of the file's turn among this process's stores ({@link takeSqliteFileTurn}): its real
-   * path; `undefined` for an in-memory database.
+   * The key of the database's turn among this process's stores ({@link takeSqliteFileTurn}): its
+   * real path, or an in-memory connection's key; `undefined` takes no turns.
    */
   readonly fileTurn: string | undefined;
   readonly state: StoreState;
@@ -445,7 +445,7 @@ export class SqliteAuditLog extends AuditLogBase {
 
   /**
    * Rows committed directly (an in-memory database; a row the journal could not take): in the
-   * file's turn, as the write-behind inserts, for the same reason.
+   * database's turn, as the write-behind inserts, for the same reason.
    */
   protected commitRows(rows: AuditRowValues[]): void | Promise<void> {
     const commit = (): void => {
@@ -453,7 +453,7 @@ export class SqliteAuditLog extends AuditLogBase {
       this.settle(rows);
       this.#tidy();
     };
-    // An in-memory database has no turns: its commit stays synchronous, as group commit expects.
+    // A log given no turn key commits at once.
     if (this.#fileTurn === undefined) return commit();
     return this.#inTurn(commit);
   }

@@ -23,14 +23,50 @@ function fileQueues(): Map<string, FileQueue> {
   return created;
 }
 
+/**
+ * What gives each connection without a file (an in-memory database) a turn key of its own,
+ * registered on `globalThis` as the queues are: the same `Database` given to two stores, by two
+ * copies of the library too, gets the same key.
+ */
+interface ConnectionKeys {
+  readonly keys: WeakMap<object, string>;
+  next: number;
+}
+
+function connectionKeys(): ConnectionKeys {
+  const holder = globalThis as Record<symbol, unknown>;
+  const key = Symbol.for("aintern.store.sqliteConnectionTurnKeys");
+  const existing = holder[key] as ConnectionKeys | undefined;
+  if (existing !== undefined && existing.keys instanceof WeakMap) return existing;
+  const created: ConnectionKeys = { keys: new WeakMap(), next: 1 };
+  holder[key] = created;
+  return created;
+}
+
+/**
+ * The turn key of a database connection that has no file (an in-memory database): stores given
+ * the same connection take turns on it as stores of one file do, so one store's transaction,
+ * which spans awaits, never has another's statements (or audit rows) run inside it. The key
+ * (`memory:1`) cannot be a real path.
+ */
+export function connectionTurnKey(connection: object): string {
+  const registry = connectionKeys();
+  let key = registry.keys.get(connection);
+  if (key === undefined) {
+    key = `memory:${registry.next++}`;
+    registry.keys.set(connection, key);
+  }
+  return key;
+}
+
 /** What a turn of no file ends: nothing. */
 const noTurn = (): void => undefined;
 
 /**
- * Waits for the turn of `file` (its real path) among every store of this process on it, and
- * resolves to the function that ends the turn. One queue per database file: whoever holds a turn
- * uses its connection alone; a file's queue is kept only while someone holds or waits for a turn.
- * An in-memory database (`undefined`) has no turns: no one else shares it.
+ * Waits for the turn of `file` (its real path, or an in-memory connection's
+ * {@link connectionTurnKey}) among every store of this process on it, and resolves to the
+ * function that ends the turn. One queue per database: whoever holds a turn uses its connection
+ * alone; a queue is kept only while someone holds or waits for a turn. `undefined` takes no turn.
  */
 export async function takeSqliteFileTurn(file: string | undefined): Promise<() => void> {
   if (file === undefined) return noTurn;

@@ -26,8 +26,8 @@ export class SqliteWriteDialect extends SqliteDialect {
   readonly #file: string | undefined;
 
   /**
-   * @param file The database's real path (the key of its turn); none for an in-memory database
-   *   (no one shares it).
+   * @param file The key of the database's turn: its real path, or an in-memory connection's
+   *   `connectionTurnKey`; `undefined` takes no turns.
    */
   constructor(config: SqliteDialectConfig, file: string | undefined) {
     super(config);

@@ -13,6 +13,7 @@ import { describe, expect, it, vi } from "vitest";
 import { PendingApprovalStatus } from "../../src/console/index.js";
 import { RiskLevel } from "../../src/core/index.js";
 import { openSqliteStore, openStore, type Store } from "../../src/store/index.js";
+import { connectionTurnKey } from "../../src/store/sqlite-file-turn.js";
 import { DEFAULT_BUSY_TIMEOUT_MS } from "../../src/store/store-config.js";
 import { pendingCall } from "./pending-call.js";
 import { postgresTarget, storeTargets, useStoreTarget } from "./store-targets.js";
@@ -251,6 +252,53 @@ describe("stores of one process on one SQLite file", () => {
       }
       expect(await passed.audit.count()).toBe(12 * 300);
     }));
+});
+
+describe("stores given one in-memory Database", () => {
+  it("take turns on it: one store's transaction never has another's statements run inside it", async () => {
+    const database = new Database(":memory:");
+    try {
+      // An in-memory database took no turns: of 20 opens at once on two stores, most failed
+      // with "cannot start a transaction within a transaction".
+      const agent = await openSqliteStore(database);
+      const consoleSide = await openSqliteStore(database);
+      vi.resetModules();
+      const copy: typeof import("../../src/store/index.js") = await import(
+        "../../src/store/index.js"
+      );
+      const third = await copy.openSqliteStore(database);
+      await openEachInTurn([agent, consoleSide, third], 30);
+      // Audit rows committed on the connection take the same turns.
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, k) => {
+          await complete(k % 2 === 0 ? agent : consoleSide, `e-${k}`);
+          await third.approvals.open(pendingCall(`audit-${k}`));
+        }),
+      );
+      expect(await third.audit.count()).toBe(10);
+      for (const store of [third, consoleSide, agent]) await store.close();
+    } finally {
+      database.close();
+    }
+  });
+
+  it("share a turn key, which no other connection and no file has", async () => {
+    const [a, b] = [new Database(":memory:"), new Database(":memory:")];
+    try {
+      vi.resetModules();
+      const copy: typeof import("../../src/store/sqlite-file-turn.js") = await import(
+        "../../src/store/sqlite-file-turn.js"
+      );
+      expect(copy.connectionTurnKey).not.toBe(connectionTurnKey);
+      expect(connectionTurnKey(a)).toBe(connectionTurnKey(a));
+      expect(copy.connectionTurnKey(a)).toBe(connectionTurnKey(a));
+      expect(connectionTurnKey(b)).not.toBe(connectionTurnKey(a));
+      expect(connectionTurnKey(a)).toMatch(/^memory:\d+$/);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
 });
 
 describe("a row the journal cannot take, beside another store's transaction", () => {
