@@ -279,12 +279,19 @@ function utf16Escapes(text: string): string {
 /**
  * In JSON text, a character that draws nothing or out of its place (what {@link displayText}
  * escapes, but for the tabs and line ends that lay the text out, and runs of spaces), with the
- * backslashes right before it.
+ * whole run of backslashes right before it. A match starts only where a run does: tried at each
+ * backslash of a long run, the pattern would take time growing with the square of the run.
  */
 const misdrawnInJson = new RegExp(
-  `(\\\\*)((?![\\n\\r\\t])(?:${hiddenCharacters.source}|${rightToLeftCharacters.source}|${stackedMark}))`,
+  `(?<!\\\\)(\\\\*)((?![\\n\\r\\t])(?:${hiddenCharacters.source}|${rightToLeftCharacters.source}|${stackedMark}))`,
   "gu",
 );
+
+/** `[U+202E]`: a character named by its code point, where an escape would change the text. */
+function codePointNote(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  return `[U+${code.toString(16).toUpperCase().padStart(4, "0")}]`;
+}
 
 /**
  * JSON text for a person to read and edit (the console's editable arguments): every character
@@ -293,7 +300,8 @@ const misdrawnInJson = new RegExp(
  * `\u05d0`, a pair such as `\udb40\udc41` past U+FFFF). Unlike {@link displayText}'s notes and
  * `[U+202E]`, these escapes are JSON's own: the text parses to exactly the values it parsed to
  * before, so submitting it unchanged changes no argument. A character right after an odd run of
- * backslashes (an escape JSON does not have: text that does not parse) is left as it is.
+ * backslashes (an escape JSON does not have: text that does not parse, and will not) is named by
+ * its code instead, `[U+202E]`: an escape there would turn the backslash into an escaped one.
  *
  * @example
  * ```ts
@@ -301,7 +309,10 @@ const misdrawnInJson = new RegExp(
  * ```
  */
 export function jsonTextForEditing(text: string): string {
-  return text.replace(misdrawnInJson, (whole: string, backslashes: string, character: string) =>
-    backslashes.length % 2 === 1 ? whole : backslashes + utf16Escapes(character),
+  return text.replace(
+    misdrawnInJson,
+    (_whole: string, backslashes: string, character: string) =>
+      backslashes +
+      (backslashes.length % 2 === 1 ? codePointNote(character) : utf16Escapes(character)),
   );
 }

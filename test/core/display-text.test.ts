@@ -220,10 +220,29 @@ describe("jsonTextForEditing", () => {
       expect(text).not.toMatch(
         /[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff\u0590-\u08ff\u009b\u007f\u2028\u2029\u00a0\u3000]|\p{Cs}|\u{E0041}/u,
       );
+      expect(text).not.toMatch(/\p{M}{5}/u);
       // Layout and runs of spaces are the person's to read and edit: kept.
       expect(text).toContain("\n  ");
     },
   );
+
+  it("names a character after an odd run of backslashes by its code: an escape there would change the text", () => {
+    // A backslash then U+05D0 is no JSON escape (the text does not parse); two backslashes and
+    // `u05d0` would be valid JSON, meaning something else.
+    const bs = "\\";
+    expect(jsonTextForEditing(`"a${bs}\u05d0 > ${bs}\u05d1"`)).toBe(
+      `"a${bs}[U+05D0] > ${bs}[U+05D1]"`,
+    );
+    expect(jsonTextForEditing(`"a${bs}${bs}\u05d0"`)).toBe(`"a${bs}${bs}${bs}u05d0"`);
+    expect(jsonTextForEditing(`"${bs}\u{E0041}"`)).toBe(`"${bs}[U+E0041]"`);
+  });
+
+  it("reads a long run of backslashes once, not once for each of them", () => {
+    // A run followed by a plain character was read again from each of its backslashes: 200,000
+    // of them (400,000 in the JSON) would take about twenty minutes; read once, milliseconds.
+    const text = JSON.stringify({ command: `echo ${"\\".repeat(200_000)}x \u202e` });
+    expect(jsonTextForEditing(text).endsWith('x \\u202e"}')).toBe(true);
+  });
 
   it("keeps JSON's own escapes and a stack of up to four marks", () => {
     expect(jsonTextForEditing('"a\\u202e\\n\\\\"')).toBe('"a\\u202e\\n\\\\"');

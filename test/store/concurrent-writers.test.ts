@@ -268,7 +268,7 @@ describe("stores given one in-memory Database", () => {
       );
       const third = await copy.openSqliteStore(database);
       await openEachInTurn([agent, consoleSide, third], 30);
-      // Audit rows committed on the connection take the same turns.
+      // Audit rows and approvals at once, on all three.
       await Promise.all(
         Array.from({ length: 10 }, async (_, k) => {
           await complete(k % 2 === 0 ? agent : consoleSide, `e-${k}`);
@@ -282,7 +282,32 @@ describe("stores given one in-memory Database", () => {
     }
   });
 
-  it("share a turn key, which no other connection and no file has", async () => {
+  it("commit an audit row in its own turn, never inside a transaction that then rolls back", async () => {
+    const database = new Database(":memory:");
+    try {
+      const store = await openSqliteStore(database);
+      // Each doomed approval's insert fails after its transaction began (and read): the
+      // transaction rolls back. An audit row committed on the connection meanwhile, without
+      // turns, was inside that transaction and was lost with it.
+      database.exec(
+        "CREATE TRIGGER refuse_doomed BEFORE INSERT ON agent_tools_pending_approvals " +
+          "WHEN NEW.call_key LIKE 'call-doomed-%' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+      );
+      for (let k = 0; k < 12; k++) {
+        const opening = store.approvals.open(pendingCall(`doomed-${k}`));
+        await microtasks(k);
+        const completing = complete(store, `e-${k}`);
+        await expect(opening).rejects.toThrow(/refused by the test/);
+        await completing;
+      }
+      expect(await store.audit.count()).toBe(12);
+      await store.close();
+    } finally {
+      database.close();
+    }
+  });
+
+  it("give each in-memory connection a turn key of its own, the same in every copy of the library", async () => {
     const [a, b] = [new Database(":memory:"), new Database(":memory:")];
     try {
       vi.resetModules();
