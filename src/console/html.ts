@@ -1,4 +1,4 @@
-import { displayText, hiddenCharacters } from "../core/index.js";
+import { codePointNote, displayText, hiddenCharacters } from "../core/index.js";
 
 /** Markup that is already safe: made only by {@link html} or {@link trustedHtml}. */
 export class Html {
@@ -29,10 +29,7 @@ const HIDDEN_IN_CONTENT = new RegExp(`(?![\n\r\t])${hiddenCharacters.source}`, "
 
 /** `text` with what {@link HIDDEN_IN_CONTENT} finds shown as its code (`[U+202E]`). */
 export function visibleText(text: string): string {
-  return text.replace(
-    HIDDEN_IN_CONTENT,
-    (c) => `[U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}]`,
-  );
+  return text.replace(HIDDEN_IN_CONTENT, codePointNote);
 }
 
 /**

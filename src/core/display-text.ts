@@ -287,8 +287,13 @@ const misdrawnInJson = new RegExp(
   "gu",
 );
 
-/** `[U+202E]`: a character named by its code point, where an escape would change the text. */
-function codePointNote(character: string): string {
+/**
+ * `[U+202E]`: a character named by its code point, for text where an escape would change what it
+ * says (a file's content, JSON that does not parse).
+ *
+ * @internal
+ */
+export function codePointNote(character: string): string {
   const code = character.codePointAt(0) ?? 0;
   return `[U+${code.toString(16).toUpperCase().padStart(4, "0")}]`;
 }

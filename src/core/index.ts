@@ -2,6 +2,7 @@ export { AinternError } from "./aintern-error.js";
 export { Cancellation } from "./cancellation.js";
 export { closestNames, editDistance } from "./closest-names.js";
 export {
+  codePointNote,
   type DisplayTextOptions,
   displayText,
   hiddenCharacters,
