@@ -70,13 +70,16 @@ const longSpaceRun = 8;
  */
 const noteImitation = `\\[(?=[\\d,]+ spaces\\])|…(?= \\([\\d,]+ characters not shown\\) …)`;
 
+/** A character drawn out of its place, or not at all: hidden, right to left, or a stacked mark. */
+const misdrawn = `${hiddenCharacters.source}|${rightToLeftCharacters.source}|${stackedMark}`;
+
 /**
- * What is shown otherwise: a long run of spaces, `backslash`, a hidden character, a
- * right-to-left one, a stacked mark, and `extra`.
+ * What is shown otherwise: a long run of spaces, `backslash`, a {@link misdrawn} character, and
+ * `extra`.
  */
 function piecePattern(backslash: string, extra?: string): RegExp {
   return new RegExp(
-    ` {${longSpaceRun},}|${backslash}|${hiddenCharacters.source}|${rightToLeftCharacters.source}|${stackedMark}${extra === undefined ? "" : `|${extra}`}`,
+    ` {${longSpaceRun},}|${backslash}|${misdrawn}${extra === undefined ? "" : `|${extra}`}`,
     "gu",
   );
 }
@@ -282,10 +285,7 @@ function utf16Escapes(text: string): string {
  * whole run of backslashes right before it. A match starts only where a run does: tried at each
  * backslash of a long run, the pattern would take time growing with the square of the run.
  */
-const misdrawnInJson = new RegExp(
-  `(?<!\\\\)(\\\\*)((?![\\n\\r\\t])(?:${hiddenCharacters.source}|${rightToLeftCharacters.source}|${stackedMark}))`,
-  "gu",
-);
+const misdrawnInJson = new RegExp(`(?<!\\\\)(\\\\*)((?![\\n\\r\\t])(?:${misdrawn}))`, "gu");
 
 /**
  * `[U+202E]`: a character named by its code point, for text where an escape would change what it

@@ -31,9 +31,9 @@ export interface SqliteAuditLogConfig {
   readonly databasePath: string | undefined;
   /**
    * The key of the database's turn among this process's stores ({@link takeSqliteFileTurn}): its
-   * real path, or an in-memory connection's key; `undefined` takes no turns.
+   * real path, or an in-memory connection's key.
    */
-  readonly fileTurn: string | undefined;
+  readonly fileTurn: string;
   readonly state: StoreState;
   /**
    * Whether rows are inserted by a thread with its own connection to `databasePath` (the store
@@ -132,7 +132,7 @@ export function sqliteInsertSql(schema: string, verb = "INSERT"): string {
 export class SqliteAuditLog extends AuditLogBase {
   readonly #database: BetterSqlite3.Database;
   readonly #databasePath: string | undefined;
-  readonly #fileTurn: string | undefined;
+  readonly #fileTurn: string;
   readonly #schema: string;
   readonly #journal: InflightJournal | undefined;
   readonly #insert: BetterSqlite3.Statement;
@@ -447,14 +447,12 @@ export class SqliteAuditLog extends AuditLogBase {
    * Rows committed directly (an in-memory database; a row the journal could not take): in the
    * database's turn, as the write-behind inserts, for the same reason.
    */
-  protected commitRows(rows: AuditRowValues[]): void | Promise<void> {
+  protected commitRows(rows: AuditRowValues[]): Promise<void> {
     const commit = (): void => {
       this.#insertValues(rows.map(sqliteRowValues));
       this.settle(rows);
       this.#tidy();
     };
-    // A log given no turn key commits at once.
-    if (this.#fileTurn === undefined) return commit();
     return this.#inTurn(commit);
   }
 

@@ -59,17 +59,13 @@ export function connectionTurnKey(connection: object): string {
   return key;
 }
 
-/** What a turn of no file ends: nothing. */
-const noTurn = (): void => undefined;
-
 /**
  * Waits for the turn of `file` (its real path, or an in-memory connection's
  * {@link connectionTurnKey}) among every store of this process on it, and resolves to the
  * function that ends the turn. One queue per database: whoever holds a turn uses its connection
- * alone; a queue is kept only while someone holds or waits for a turn. `undefined` takes no turn.
+ * alone; a queue is kept only while someone holds or waits for a turn.
  */
-export async function takeSqliteFileTurn(file: string | undefined): Promise<() => void> {
-  if (file === undefined) return noTurn;
+export async function takeSqliteFileTurn(file: string): Promise<() => void> {
   const queues = fileQueues();
   let queue = queues.get(file);
   if (queue === undefined) {

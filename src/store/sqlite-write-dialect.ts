@@ -23,13 +23,13 @@ import { takeSqliteFileTurn } from "./sqlite-file-turn.js";
  */
 export class SqliteWriteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  readonly #file: string | undefined;
+  readonly #file: string;
 
   /**
    * @param file The key of the database's turn: its real path, or an in-memory connection's
-   *   `connectionTurnKey`; `undefined` takes no turns.
+   *   `connectionTurnKey`.
    */
-  constructor(config: SqliteDialectConfig, file: string | undefined) {
+  constructor(config: SqliteDialectConfig, file: string) {
     super(config);
     this.#config = config;
     this.#file = file;
@@ -41,10 +41,10 @@ export class SqliteWriteDialect extends SqliteDialect {
 }
 
 class SqliteWriteDriver extends SqliteDriver {
-  readonly #file: string | undefined;
+  readonly #file: string;
   #endTurn: (() => void) | undefined;
 
-  constructor(config: SqliteDialectConfig, file: string | undefined) {
+  constructor(config: SqliteDialectConfig, file: string) {
     super(config);
     this.#file = file;
   }

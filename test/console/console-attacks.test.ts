@@ -14,6 +14,7 @@ import {
 } from "../../src/console/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { approvalCard } from "./console-helpers.js";
 
 let store: Store;
 let running: RunningConsole;
@@ -94,12 +95,8 @@ async function pending(toolId: string, parameters: Record<string, string>) {
   return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
 }
 
-async function cardOf(id: string): Promise<string> {
-  const response = await consoleApp.app.request(`/approvals/${id}`, {
-    headers: { authorization: `Bearer ${consoleApp.token}` },
-  });
-  expect(response.status).toBe(200);
-  return response.text();
+function cardOf(id: string): Promise<string> {
+  return approvalCard(consoleApp, id);
 }
 
 describe("model text that would make a card lie", () => {

@@ -11,6 +11,7 @@ import {
 } from "../../src/console/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { approvalCard } from "./console-helpers.js";
 
 let store: Store;
 let consoleApp: ConsoleApp;
@@ -49,8 +50,6 @@ async function pendingCommand(command: string) {
   return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
 }
 
-const auth = () => ({ authorization: `Bearer ${consoleApp.token}` });
-
 /** The text of the card's editable arguments, as a browser would submit it. */
 function editableArguments(card: string): string {
   const text = /<textarea class="args" name="arguments"[^>]*>([^<]*)<\/textarea>/.exec(card)?.[1];
@@ -61,14 +60,6 @@ function editableArguments(card: string): string {
     .replaceAll("&lt;", "<")
     .replaceAll("&gt;", ">")
     .replaceAll("&amp;", "&");
-}
-
-async function cardOf(id: string): Promise<string> {
-  const page = await consoleApp.app.request("/approvals", { headers: auth() });
-  const text = await page.text();
-  const at = text.indexOf(`id="approval-${id}"`);
-  expect(at).toBeGreaterThan(-1);
-  return text.slice(at, text.indexOf("</article>", at));
 }
 
 async function edit(id: string, args: unknown, action?: "approve"): Promise<string> {
@@ -127,7 +118,7 @@ describe("editing a pending call's arguments in the console", () => {
     const command =
       "cat \u05d0 > \u05d1 #\u202e ~ fr- mr\u202c a\u200bb\u{E0041} Z\u0301\u0302\u0303\u0304\u0305\u0306";
     const row = await pendingCommand(command);
-    const text = editableArguments(await cardOf(row.id));
+    const text = editableArguments(await approvalCard(consoleApp, row.id));
     expect(text).not.toMatch(
       /[\u202a-\u202e\u2066-\u2069\u200b\u0590-\u08ff]|\u0305|\u0306|\p{Cs}|\u{E0041}/u,
     );

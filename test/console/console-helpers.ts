@@ -1,6 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import type { ConsoleApp } from "../../src/console/index.js";
 
 const tsxPreflight = fileURLToPath(
   new URL("../../node_modules/tsx/dist/preflight.cjs", import.meta.url),
@@ -106,4 +108,13 @@ export function processAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** One approval's card, as the console serves it at `/approvals/<id>` to its operator. */
+export async function approvalCard(app: ConsoleApp, id: string): Promise<string> {
+  const response = await app.app.request(`/approvals/${id}`, {
+    headers: { authorization: `Bearer ${app.token}` },
+  });
+  expect(response.status).toBe(200);
+  return response.text();
 }
