@@ -92,7 +92,35 @@ function isBusy(error: unknown): boolean {
   return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
-/** Audit logs with rows waiting, flushed when the process exits. */
+/**
+ * A log with rows waiting in its journal, as every copy of the library sees it: its file's turn
+ * key and what inserts its rows. A plain object, not the log: another copy's class cannot read
+ * the log's private fields.
+ */
+interface RowsBehind {
+  readonly fileTurn: string;
+  /** Inserts the rows waiting (in the file's turn: the caller holds it). */
+  readonly insertBehind: () => void;
+}
+
+/**
+ * Logs with rows waiting, registered under `Symbol.for` on `globalThis`: a read through any copy
+ * of the library (two versions in one program, a bundle beside the package) sees the rows another
+ * copy made durable, as a read through another store of the same copy does.
+ */
+function logsWithRowsBehind(): Set<RowsBehind> {
+  const holder = globalThis as Record<symbol, unknown>;
+  const key = Symbol.for("aintern.store.sqliteRowsBehind");
+  const existing = holder[key];
+  if (existing instanceof Set) return existing as Set<RowsBehind>;
+  const created = new Set<RowsBehind>();
+  holder[key] = created;
+  return created;
+}
+
+const rowsBehindOfEveryCopy = logsWithRowsBehind();
+
+/** This copy's logs with rows waiting, inserted when the process exits. */
 const withRowsBehind = new Set<SqliteAuditLog>();
 let exitHookInstalled = false;
 
@@ -137,6 +165,8 @@ export class SqliteAuditLog extends AuditLogBase {
   readonly #journal: InflightJournal | undefined;
   readonly #insert: BetterSqlite3.Statement;
   readonly #insertOrIgnore: BetterSqlite3.Statement;
+  /** This log in {@link logsWithRowsBehind} while it has rows waiting. */
+  readonly #rowsBehind: RowsBehind;
   /** Inserts rows bound for SQLite (see {@link sqliteRowValues}) in one transaction. */
   readonly #insertMany: (rows: readonly unknown[][]) => void;
   /** Journal lines (starts, done rows) of one tick, written together. */
@@ -161,6 +191,7 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#database = config.database;
     this.#databasePath = config.databasePath;
     this.#fileTurn = config.fileTurn;
+    this.#rowsBehind = { fileTurn: config.fileTurn, insertBehind: () => this.insertBehind() };
     this.#schema = config.schema;
     const journal =
       config.databasePath === undefined
@@ -262,12 +293,27 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#scheduleInsert();
   }
 
-  /** A read in this process sees every row this process made durable, whichever store wrote it. */
+  /**
+   * A read in this process sees every row this process made durable, whichever store (of
+   * whichever copy of the library) wrote it.
+   */
   protected override async beforeRead(): Promise<void> {
     // Only this file's: a read need not wait in another file's turn (or for its lock).
-    for (const audit of [...withRowsBehind]) {
-      if (audit.#fileTurn === this.#fileTurn) await audit.#inTurn(() => audit.insertBehind());
+    for (const behind of [...rowsBehindOfEveryCopy]) {
+      if (behind.fileTurn === this.#fileTurn) await this.#inTurn(behind.insertBehind);
     }
+  }
+
+  /** Rows wait in the journal: reads (of every copy) and the process's exit insert them. */
+  #markRowsBehind(): void {
+    withRowsBehind.add(this);
+    rowsBehindOfEveryCopy.add(this.#rowsBehind);
+  }
+
+  /** No row waits any more. */
+  #unmarkRowsBehind(): void {
+    withRowsBehind.delete(this);
+    rowsBehindOfEveryCopy.delete(this.#rowsBehind);
   }
 
   /**
@@ -390,7 +436,7 @@ export class SqliteAuditLog extends AuditLogBase {
    */
   #waitForLock(batch: BehindRow[]): void {
     this.#behind = batch.concat(this.#behind);
-    withRowsBehind.add(this);
+    this.#markRowsBehind();
     this.#busyRetries++;
     this.#armInsert(Math.min(BUSY_RETRY_MAX_MS, WRITE_BEHIND_MS * 2 ** this.#busyRetries));
   }
@@ -406,11 +452,11 @@ export class SqliteAuditLog extends AuditLogBase {
 
   /** No row of this log waits any more: a read need not wait for it. */
   #forgetIfDone(): void {
-    if (this.#behind.length === 0 && this.#handedOver === undefined) withRowsBehind.delete(this);
+    if (this.#behind.length === 0 && this.#handedOver === undefined) this.#unmarkRowsBehind();
   }
 
   #scheduleInsert(): void {
-    withRowsBehind.add(this);
+    this.#markRowsBehind();
     installExitHook();
     if (this.#behind.length >= WRITE_BEHIND_MAX_ROWS && this.#busyRetries === 0) {
       // Soon, not now: the journal write that got here is still settling its waiters.
@@ -535,7 +581,7 @@ export class SqliteAuditLog extends AuditLogBase {
     this.#insertTimer = undefined;
     // Another store's read must not try them on this closed connection.
     this.#released = true;
-    withRowsBehind.delete(this);
+    this.#unmarkRowsBehind();
     this.#journal?.close(this.#liveCount());
   }
 

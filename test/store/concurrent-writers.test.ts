@@ -221,6 +221,22 @@ describe("stores of one process on one SQLite file", () => {
       await openEachInTurn([agent, consoleSide], 10);
     }));
 
+  it("see the rows another copy of the library made durable and has not inserted yet", () =>
+    inNewFolder(async (folder, closing) => {
+      const file = join(folder, "audit.db");
+      const agent = closing(await openStore(`sqlite:${file}`));
+      vi.resetModules();
+      const copy: typeof import("../../src/store/index.js") = await import(
+        "../../src/store/index.js"
+      );
+      const consoleSide = closing(await copy.openStore(`sqlite:${file}`));
+      // The row waits in the agent's journal for its write-behind insert (20 ms): the console's
+      // read, through the other copy, inserts it first, as a read through this copy's stores does.
+      await complete(agent, "e-behind");
+      expect(await consoleSide.audit.count()).toBe(1);
+      expect((await consoleSide.audit.get("e-behind"))?.status).toBe("completed");
+    }));
+
   it("take turns when they reach the file by different paths", () =>
     inNewFolder(async (folder, closing) => {
       mkdirSync(join(folder, "real"));
