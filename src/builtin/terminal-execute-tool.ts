@@ -12,6 +12,7 @@ import { assessCommandRisk } from "../shell/assess-command-risk.js";
 import type { ToolIsolation, ToolSource } from "../tools/index.js";
 import { BuiltinToolBase } from "./builtin-tool-base.js";
 import { BuiltinToolErrorCode } from "./builtin-tool-error-code.js";
+import { withGitSafety } from "./git-safety-environment.js";
 import { runShellCommand } from "./run-shell-command.js";
 import { resolveInWorkspace, statIfExists } from "./workspace-paths.js";
 
@@ -94,7 +95,8 @@ export const terminalEnvironmentAllowList: readonly string[] = Object.freeze([
 
 /**
  * The environment a command runs with: the host's variables named by the allow list or by
- * `passEnv` (case-insensitively on Windows, where names are), then `extra`.
+ * `passEnv` (case-insensitively on Windows, where names are), then `extra`, then git's
+ * safety configuration ({@link withGitSafety}: implicit bare repositories refused).
  *
  * @internal
  */
@@ -116,7 +118,7 @@ export function terminalEnvironment(
     const key = fold(name);
     if (exact.has(key) || prefixes.some((p) => key.startsWith(p))) env[name] = value;
   }
-  return Object.assign(env, extra);
+  return withGitSafety(Object.assign(env, extra));
 }
 
 const defaults = { maxOutputBytes: 1024 * 1024, defaultTimeoutMs: 120_000 };

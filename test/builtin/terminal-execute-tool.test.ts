@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BuiltinToolErrorCode,
@@ -327,6 +327,48 @@ describe("terminal-execute definition", () => {
       expect(out).toContain("GREETING=hi");
       expect(out).not.toContain("sk-test-terminal-123");
       expect(out).not.toContain("console-secret-terminal");
+    });
+  });
+
+  describe("git", () => {
+    /** A folder with the files that make git take it for a bare repository, and a config. */
+    async function lookalikeRepository(folder: string, config: string): Promise<void> {
+      await mkdir(`${ws.root}/${folder}/objects/info`, { recursive: true });
+      await mkdir(`${ws.root}/${folder}/refs/heads`, { recursive: true });
+      await writeFile(`${ws.root}/${folder}/HEAD`, "ref: refs/heads/main\n");
+      await writeFile(`${ws.root}/${folder}/config`, config);
+    }
+
+    it("does not take a folder the model wrote for a repository, so its config runs nothing", async () => {
+      // Plain files under an unprotected name: git status inside the folder found it as an
+      // implicit bare repository and ran its core.fsmonitor (and core.worktree took the parent).
+      await lookalikeRepository(
+        "gitdir",
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = touch ran-fsmonitor; false\n\tpager = touch ran-pager; cat\n",
+      );
+      for (const cwd of ["gitdir", "gitdir/objects/info"]) {
+        const result = await run(terminalExecuteTool, ws.root, {
+          command: "git status; git log -1; git -p diff",
+          cwd,
+        });
+        expect(data(result).stderr).toContain("safe.bareRepository");
+      }
+      await expect(stat(`${ws.root}/gitdir/ran-fsmonitor`)).rejects.toThrow();
+      await expect(stat(`${ws.root}/ran-fsmonitor`)).rejects.toThrow();
+      await expect(stat(`${ws.root}/gitdir/ran-pager`)).rejects.toThrow();
+    });
+
+    it("still works in the workspace's own repository, and keeps configuration the host passes", async () => {
+      const tool = new TerminalExecuteTool({
+        env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Ada" },
+      });
+      const result = await run(tool, ws.root, {
+        command: "git init -q . && git status --porcelain && git config user.name",
+      });
+      expect(result.success).toBe(true);
+      expect(data(result).stdout.trim().split("\n").at(-1)).toBe("Ada");
+      const safety = await run(tool, ws.root, { command: "git config safe.bareRepository" });
+      expect(data(safety).stdout.trim()).toBe("explicit");
     });
   });
 
