@@ -16,6 +16,7 @@ import type { ShellRedirection, ShellWord } from "./shell-scanner.js";
 import { lexShellCommand } from "./shell-syntax.js";
 import { sshRunsInput } from "./ssh-runs-input.js";
 import { unwrapCommand } from "./unwrap-command.js";
+import { wrapperFindings } from "./wrapper-findings.js";
 import { writeTargetFinding } from "./write-target.js";
 
 /** What {@link assessCommandRisk} tells about a shell command. */
@@ -160,6 +161,7 @@ function classifyWords(words: readonly ShellWord[], context: ClassifyContext): v
   const unwrapped = unwrapCommand(words);
   for (const name of unwrapped.assignments) findings.addFinding(assignmentRisk(name));
   for (const finding of unwrapped.findings) findings.addFinding(finding);
+  for (const finding of wrapperFindings(unwrapped.stages)) findings.addFinding(finding);
   for (const script of unwrapped.scripts) context.assess(script);
   // `echo CMD | ssh HOST`: the remote shell, on this machine for `localhost`, runs the input.
   for (const stage of unwrapped.stages) {

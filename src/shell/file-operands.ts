@@ -47,7 +47,8 @@ import { lexShellCommand } from "./shell-syntax.js";
 import { sliceWord, writtenText } from "./shell-word.js";
 import { sshRunsInput } from "./ssh-runs-input.js";
 import { gitWritesFilesNamedInside, writesFilesNamedInside } from "./unpacked-files.js";
-import { unwrapCommand, wrapperOptionSyntax } from "./unwrap-command.js";
+import { unwrapCommand } from "./unwrap-command.js";
+import { wrapperFileItems } from "./wrapper-files.js";
 
 /**
  * The files a command line names as the operands of programs that read or write files (`cat x`,
@@ -628,44 +629,6 @@ const findRemovingPrimaries = new Set(["-delete", "-exec", "-execdir", "-ok", "-
 
 /** Programs that change the directory later relative paths are read from. */
 const directoryChangers = new Set(["cd", "pushd", "popd"]);
-/** How a wrapper names the files it writes or reads beside its command ({@link unwrapCommand}). */
-interface WrapperFileRule {
-  /** Its options (of those that take a value) whose value is a file. */
-  readonly files: readonly string[];
-  /** How many operands are files before its command (`logsave FILE cmd`; all of `script`'s). */
-  readonly fileOperands: number;
-  /** Its options may follow its operands (`script out -O log`), which are not its command's. */
-  readonly permutes?: true;
-  /** Long options whose optional value, after `=`, is a file (`script --timing=FILE`). */
-  readonly optional?: readonly string[];
-  /** A file option's value starting with `|` or `!` is a command line its output is piped to. */
-  readonly pipes?: true;
-}
-
-const wrapperFileRules: ReadonlyMap<string, WrapperFileRule> = new Map<string, WrapperFileRule>([
-  ["strace", { files: ["-o", "--output"], fileOperands: 0, pipes: true }],
-  ["ltrace", { files: ["-o", "--output", "-F", "--config"], fileOperands: 0 }],
-  ["time", { files: ["-o", "--output"], fileOperands: 0 }],
-  [
-    "script",
-    {
-      files: ["-B", "-I", "-O", "-T", "--log-io", "--log-in", "--log-out", "--log-timing"],
-      fileOperands: Number.POSITIVE_INFINITY,
-      permutes: true,
-      optional: ["--timing", "--timin", "--timi", "--tim", "--ti"],
-    },
-  ],
-  ["logsave", { files: [], fileOperands: 1 }],
-  [
-    "start-stop-daemon",
-    {
-      files: ["-O", "--output", "-p", "--pidfile", "-r", "--chroot"],
-      fileOperands: 0,
-      permutes: true,
-    },
-  ],
-]);
-
 const shells = new Set(["sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh"]);
 /** Redirections whose target is not a file: here-documents, here-strings. */
 const bodyOperators = new Set(["<<", "<<-", "<<<"]);
@@ -1206,39 +1169,10 @@ class OperandCollector {
    * follow its operands. strace's `-o |cmd` / `-o !cmd` pipes its output to a command line.
    */
   wrapperFiles(name: string, args: readonly ShellWord[], depth: number): void {
-    const rule = wrapperFileRules.get(name);
-    const syntax = wrapperOptionSyntax(name);
-    if (rule === undefined || syntax === undefined) return;
-    let operands = 0;
-    for (const item of readOptions(args, syntax)) {
-      if (item.kind === "built") {
-        this.optionBuilt(name, item.word);
-        return;
-      }
-      if (item.kind === "operand") {
-        if (operands++ < rule.fileOperands) this.file(item.word);
-        if (rule.permutes !== true && operands >= rule.fileOperands) return;
-        continue;
-      }
-      const attached = item.kind === "other" ? item.attached : undefined;
-      if (item.kind === "other" && attached !== undefined && rule.optional?.includes(item.given)) {
-        this.file(attached);
-      }
-      if (item.kind !== "option" || item.value === undefined) continue;
-      if (!rule.files.includes(item.name)) continue;
-      if (rule.pipes === true && /^[|!]/.test(item.value.value)) {
-        this.commandValue(`${name} ${item.given}`, item.value, depth);
-      } else this.file(item.value);
-    }
-    // script's `-tFILE` (an optional value, attached only), after flags in a group too.
-    if (name === "script") {
-      for (const word of args) {
-        if (word.value === "--") break;
-        const timing = /^-[aefqE]*t/.exec(word.value);
-        if (timing !== null && timing[0].length < word.value.length) {
-          this.file(restOfWord(word, timing[0].length));
-        }
-      }
+    for (const item of wrapperFileItems(name, args)) {
+      if (item.kind === "built") this.optionBuilt(name, item.word);
+      else if (item.kind === "pipe") this.commandValue(`${name} ${item.option}`, item.word, depth);
+      else this.file(item.word);
     }
   }
 

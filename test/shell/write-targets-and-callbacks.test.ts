@@ -77,3 +77,69 @@ describe("shell builtins that run code they are given", () => {
     expect(risk("enable -n echo")).toBe(Medium);
   });
 });
+
+describe("what a wrapper does besides running its command", () => {
+  // A wrapper was looked through to its command, so `time -o Makefile true` was as Low as `true`
+  // (red team, session 19): the file it writes, with contents the model chooses (`time -f`).
+  it.each([
+    "time -f 'all:\\n\\techo pwned' -o Makefile true",
+    "time -f x --output .bashrc true",
+    "time --output=sub/package.json ls",
+    "strace -o .git/hooks/pre-commit true",
+    "ltrace --output=/tmp/x true",
+    "script -q -O .envrc -c true",
+    "script .github/workflows/x.yml",
+    "logsave -a aintern.config.json echo hi",
+    "flock ../lock true",
+    "flock .git/hooks/pre-commit true",
+    "flock -n Makefile make",
+    "nice time -o Makefile true",
+    "time -o $F true",
+  ])("%s writes where a redirection would be High", (command) => {
+    expect(risk(command)).toBeGreaterThanOrEqual(High);
+  });
+
+  it.each([
+    "time -o out.txt ls",
+    "time --output=timing.txt ls",
+    "strace -o trace.txt true",
+    "script -q -O session.log -c true",
+    "logsave build.log echo hi",
+  ])("%s writes a file in the working directory: Medium, as a redirection there", (command) => {
+    expect(risk(command)).toBe(Medium);
+  });
+
+  it.each(["flock /tmp/build.lock ls", "flock /run/lock/x ls", "flock build.lock ls", "flock 9"])(
+    "%s takes a lock where locks are kept, or on a descriptor: as its command",
+    (command) => {
+      expect(risk(command)).toBe(Low);
+    },
+  );
+
+  it.each([
+    "strace -p 1234",
+    "strace -fp 1234",
+    "strace -f -s 300 -o trace.txt -p 1234",
+    "strace --attach=1234",
+    "timeout 5 strace -e inject=statx,lstat:error=ENOENT -p 1234",
+    "strace -e inject=open:error=EACCES ls",
+    "strace --fault=openat ls",
+    "ltrace -p 1234",
+  ])("%s attaches to a running process or injects faults: High", (command) => {
+    expect(risk(command)).toBeGreaterThanOrEqual(High);
+  });
+
+  it.each(["taskset -p 3 1234", "taskset -cp 0 1234", "chrt -p 5 1234", "ionice -c3 -p 1234"])(
+    "%s changes another process's scheduling: Medium",
+    (command) => {
+      expect(risk(command)).toBe(Medium);
+    },
+  );
+
+  it.each(["time ls", "strace ls", "strace -e trace=open ls", "taskset 1 ls", "ionice -c3 ls"])(
+    "%s only runs a read-only command: Low",
+    (command) => {
+      expect(risk(command)).toBe(Low);
+    },
+  );
+});

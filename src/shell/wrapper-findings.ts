@@ -1,0 +1,134 @@
+import { RiskLevel } from "../core/index.js";
+import { commandName, namesLongOption } from "./command-words.js";
+import { readOptions } from "./program-options.js";
+import type { RiskFinding } from "./read-only-programs.js";
+import type { ShellWord } from "./shell-scanner.js";
+import { wrapperOptionSyntax } from "./unwrap-command.js";
+import { wrapperFileItems } from "./wrapper-files.js";
+import { writeTargetFinding } from "./write-target.js";
+
+/**
+ * What a wrapper does besides running its command (`time -o FILE`, `strace -p PID`), which
+ * looking through it to the command it runs would miss: a wrapper is otherwise transparent, so
+ * `time -o Makefile true` was as Low as `true`.
+ *
+ * - A file it writes its own output to is judged as a redirection there: Medium, and High for
+ *   a file that makes programs run code or one outside the working directory
+ *   ({@link writeTargetFinding}). `flock`'s lock file, created empty when missing, is judged
+ *   by where it is only (a lock in `/tmp` or `/run/lock` is what locks are for).
+ * - A tracer attached to a running process (`strace -p`, `ltrace -p`) reads everything that
+ *   process reads and writes (another call's arguments, aintern's own traffic), and strace's
+ *   fault injection changes what its system calls return: High.
+ * - Changing how another process is scheduled (`taskset -p`, `chrt -p`, `ionice -p`): Medium.
+ *
+ * @internal
+ */
+
+const { Medium, High } = RiskLevel;
+
+/** Tracers, and their options that attach to a running process. */
+const attachingOptions: ReadonlyMap<string, readonly string[]> = new Map([
+  ["strace", ["-p", "--attach"]],
+  ["ltrace", ["-p"]],
+]);
+
+/** strace's options (and `-e` qualifiers) that make system calls fail or return other values. */
+const injectingOptions = new Set(["--inject", "--fault"]);
+const injectingQualifier = /^(inject|fault)=/;
+
+/** Wrappers whose flag `-p` (`--pid`) makes them act on a running process instead. */
+const schedulers = new Set(["taskset", "chrt"]);
+const schedulerOptions = new Set(["-p", "--pid", "-P", "--pgid", "-u", "--uid"]);
+
+/** The findings of every wrapper in `stages` ({@link unwrapCommand}'s; the last is the command). */
+export function wrapperFindings(stages: readonly (readonly ShellWord[])[]): RiskFinding[] {
+  const found: RiskFinding[] = [];
+  for (const stage of stages.slice(0, -1)) {
+    const first = stage[0];
+    if (first === undefined || first.dynamic) continue;
+    const name = commandName(first.value);
+    const args = stage.slice(1);
+    for (const item of wrapperFileItems(name, args)) {
+      if (item.kind !== "file" || !item.written) continue;
+      const writer = `'${name}'`;
+      found.push({
+        level: Medium,
+        reason: `${writer} writes its own output to '${item.word.value}'.`,
+      });
+      const target = writeTargetFinding(writer, item.word.value, item.word.dynamic);
+      if (target !== undefined) found.push(target);
+    }
+    if (name === "flock") {
+      const lock = flockFile(args);
+      const target =
+        lock === undefined ? undefined : writeTargetFinding("'flock'", lock.value, lock.dynamic);
+      if (target !== undefined && !lockFolders.test(lock?.value ?? "")) found.push(target);
+    }
+    const finding = processFinding(name, args);
+    if (finding !== undefined) found.push(finding);
+  }
+  return found;
+}
+
+/** Where programs keep lock files: a lock there is not a write anyone else reads. */
+const lockFolders = /^\/(tmp|var\/tmp|var\/lock|run\/lock|dev\/shm)\/[^/]+$/;
+
+/** `flock`'s lock file (`flock FILE cmd`); none for a descriptor (`flock 9`). */
+function flockFile(args: readonly ShellWord[]): ShellWord | undefined {
+  const syntax = wrapperOptionSyntax("flock");
+  if (syntax === undefined) return undefined;
+  for (const item of readOptions(args, syntax)) {
+    if (item.kind === "built") return item.word;
+    if (item.kind === "operand") return /^\d+$/.test(item.word.value) ? undefined : item.word;
+  }
+  return undefined;
+}
+
+/** What a wrapper does to a running process, if anything. */
+function processFinding(name: string, args: readonly ShellWord[]): RiskFinding | undefined {
+  const attaching = attachingOptions.get(name);
+  const syntax = wrapperOptionSyntax(name);
+  if (attaching !== undefined && syntax !== undefined) {
+    for (const item of readOptions(args, syntax)) {
+      if (item.kind === "operand" || item.kind === "built") break;
+      if (item.kind !== "option") continue;
+      if (attaching.includes(item.name)) {
+        return {
+          level: High,
+          reason: `It attaches '${name}' to a running process, which lets it read what that process reads and writes.`,
+        };
+      }
+      const value = item.value?.value ?? "";
+      if (
+        injectingOptions.has(item.name) ||
+        (item.name === "-e" && injectingQualifier.test(value))
+      ) {
+        return {
+          level: High,
+          reason: `'${name}' injects faults into system calls, which changes what the program sees.`,
+        };
+      }
+    }
+  }
+  if (name === "ionice" && syntax !== undefined) {
+    for (const item of readOptions(args, syntax)) {
+      if (item.kind === "operand" || item.kind === "built") break;
+      if (item.kind === "option" && schedulerOptions.has(item.name)) return schedulesOthers(name);
+    }
+  }
+  if (schedulers.has(name)) {
+    for (const word of args) {
+      const value = word.value;
+      if (word.dynamic) return schedulesOthers(name);
+      if (value === "--" || !value.startsWith("-") || value === "-") break;
+      if (value.startsWith("--") ? namesLongOption(value, "--pid") : value.includes("p")) {
+        return schedulesOthers(name);
+      }
+    }
+  }
+  return undefined;
+}
+
+function schedulesOthers(name: string): RiskFinding {
+  return { level: Medium, reason: `It changes how a running process is scheduled ('${name} -p').` };
+}
