@@ -39,4 +39,5 @@ export {
   type RememberedPermissionsConfig,
   type RememberRequest,
 } from "./remembered-permissions.js";
+export { rememberedCoverage } from "./remembered-coverage.js";
 export { suggestPathPattern } from "./suggest-path-pattern.js";

@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
+import { rememberedCoverage } from "../approval/index.js";
 import type { ApprovalHandler, ApprovalPromptDetails, ToolCallRequest } from "../calls/index.js";
 import { ApprovalDecision } from "../calls/index.js";
 import { displayText, RiskLevelMetadata } from "../core/index.js";
@@ -64,6 +65,8 @@ export class TerminalApprovalHandler implements ApprovalHandler {
       if (details?.warning !== undefined) {
         this.#output.write(`  WARNING: ${shown(details.warning)}\n`);
       }
+      const coverage = rememberedCoverage(shown(request.toolId), request.riskLevel);
+      if (coverage !== undefined) this.#output.write(`  ${coverage}\n`);
       while (true) {
         const answer = (
           await ask("  [y] once  [s] session  [t] always this tool  [p] pattern  [n] deny > ")

@@ -1,6 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { html as diffToHtml } from "diff2html";
 import { jsonTextForEditing, RiskLevel, RiskLevelMetadata } from "../core/index.js";
+import { rememberedCoverage } from "../approval/index.js";
 import { parseCommand } from "../shell/index.js";
 import { type Html, html, shownJson, singleLine, trustedHtml, visibleText } from "./html.js";
 import { type PendingApproval, PendingApprovalStatus } from "./pending-approval.js";
@@ -71,7 +72,8 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
       ${
         a.riskLevel >= RiskLevel.Critical
           ? html`<p class="meta">A Critical call is asked every time: it cannot be remembered.</p>`
-          : html`${approveButton(a.id, "session", "Approve for this session", html`data-key="session" aria-keyshortcuts="s"`)}
+          : html`<p class="meta">${singleLine(rememberedCoverage(r.toolId, a.riskLevel) ?? "")}</p>
+      ${approveButton(a.id, "session", "Approve for this session", html`data-key="session" aria-keyshortcuts="s"`)}
       ${approveButton(a.id, "tool", "Always approve this tool", html``)}
       <label>Pattern<input name="pattern" value="${suggestedPattern(r.parameters)}" aria-label="Pattern for remembered approval"></label>
       ${approveButton(a.id, "pattern", "Approve matching pattern", html``)}`

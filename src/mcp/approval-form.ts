@@ -1,5 +1,10 @@
 import type { ElicitRequestFormParams } from "@modelcontextprotocol/server";
-import { callSubjects, type ParameterKindConfig, suggestPathPattern } from "../approval/index.js";
+import {
+  callSubjects,
+  type ParameterKindConfig,
+  rememberedCoverage,
+  suggestPathPattern,
+} from "../approval/index.js";
 import { ApprovalDecision, type ApprovalRequirementDetails } from "../calls/index.js";
 import { displayText, type JsonObject, RiskLevel, riskLevelName } from "../core/index.js";
 import { suggestCommandPattern } from "../shell/index.js";
@@ -109,6 +114,7 @@ export function approvalForm(call: ApprovalFormCall): Omit<ElicitRequestFormPara
         ][])),
     [ApprovalChoice.Deny, "Deny"],
   ];
+  const coverage = rememberedCoverage(tool, call.need.riskLevel);
   const lines = [
     `aintern: ${tool} wants to run (${riskLevelName(call.need.riskLevel)} risk).`,
     shown(call.need.summary, maxLineLength),
@@ -117,6 +123,7 @@ export function approvalForm(call: ApprovalFormCall): Omit<ElicitRequestFormPara
       ? []
       : [`WARNING: ${shown(call.need.warning, maxLineLength)}`]),
     ...(critical ? ["A Critical call is asked every time: it cannot be remembered."] : []),
+    ...(coverage === undefined ? [] : [coverage]),
     `Arguments: ${shownArguments(call.parameters)}`,
   ];
   return {

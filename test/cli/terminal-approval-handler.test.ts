@@ -51,6 +51,9 @@ describe("TerminalApprovalHandler", () => {
     expect(decision.rememberForSession).toBe(false);
     expect(decision.mismatch(r)).toBeUndefined();
     expect(shownText()).toContain("Medium Risk calls need approval");
+    expect(shownText()).toContain(
+      "also approves later terminal-execute calls up to Medium risk, not only this one",
+    );
   });
 
   it("shows a command with a real line break unlike one with the text \\n", async () => {

@@ -112,6 +112,13 @@ describe("editing a pending call's arguments in the console", () => {
     });
   });
 
+  it("says what approving for the session, always or for a pattern covers", async () => {
+    const row = await pendingCommand("touch x");
+    expect(await approvalCard(consoleApp, row.id)).toContain(
+      "also approves later terminal-execute calls up to Medium risk, not only this one",
+    );
+  });
+
   it("writes what could hide or reorder as JSON escapes, and the text approves the same arguments", async () => {
     // A bidirectional override, right-to-left letters (which reorder the `>` between them), a
     // zero-width space, a tag character past U+FFFF and a stack of marks.

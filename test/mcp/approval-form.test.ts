@@ -294,3 +294,29 @@ describe("the pattern the form suggests for a command", () => {
     expect(suggest("touch PWNED \u001b[2K\recho harmless")).toBeUndefined();
   });
 });
+
+describe("what a remembered approval covers", () => {
+  // Red team (session 19): approving `touch x` for the session approved `python3 -c ...` too (the
+  // grant covers the tool up to the call's risk), and the form did not say so.
+  it("says that session, always and pattern approvals cover later calls up to the call's risk", () => {
+    const { message } = approvalForm({
+      toolId: "terminal-execute",
+      toolName: "terminal-execute",
+      parameters: { command: "touch x" },
+      need: { reason: "r", riskLevel: RiskLevel.Medium, summary: "Run touch x" },
+    });
+    expect(message).toContain(
+      "Approving for this session, always or for a pattern also approves later terminal-execute calls up to Medium risk, not only this one.",
+    );
+  });
+
+  it("says nothing of it for a Critical call, which is never remembered", () => {
+    const { message } = approvalForm({
+      toolId: "terminal-execute",
+      toolName: "terminal-execute",
+      parameters: { command: "rm -rf /" },
+      need: { reason: "r", riskLevel: RiskLevel.Critical, summary: "Run rm" },
+    });
+    expect(message).not.toContain("also approves later");
+  });
+});
