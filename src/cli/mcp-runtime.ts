@@ -263,6 +263,9 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
       options: {
         maxConcurrentExecutions: 8,
         maxQueuedExecutions: 10_000,
+        // The audit rows hold each call's arguments (secret parameters redacted, long values
+        // cut): the command, its cwd, the path are the evidence of what a call did.
+        logParameters: true,
         ...config.limits,
       },
     });
