@@ -13,7 +13,8 @@
  *       transport (bare-read-server.ts: readFileSync, no policy, no audit), so (c) splits into
  *       what the SDK costs against the official server and what aintern's guard adds
  * Each figure is the wall time per call seen by the client, and the server process's CPU time per
- * call (from /proc, Linux), which a loaded machine colours less.
+ * call, all its threads and its main thread alone (from /proc, Linux), which a loaded machine
+ * colours less.
  *
  * Both servers first serve MCP_BENCH_WARMUP file reads (default 3,000): V8 keeps optimizing a
  * server for thousands of calls, so the rounds measure the steady state a long-lived server runs
@@ -25,7 +26,7 @@
  *   MCP_BENCH_PAIR_CALLS=100                   longer blocks in (c)
  *   MCP_BENCH_PROF_DIR=/tmp/prof               both servers run with --cpu-prof into that folder
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -55,23 +56,52 @@ interface Server {
   readonly pid: number | undefined;
 }
 
-/** The CPU time (user + system, µs) a process has used so far, or NaN where /proc is missing. */
+/** A thread's time on a CPU so far (µs), from `/proc/<pid>/task/<tid>/schedstat` (ns). */
+function threadMicros(pid: number, tid: string | number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1000;
+}
+
+/**
+ * The CPU time (µs) a process's threads have used so far, to the microsecond (`schedstat`), or
+ * NaN where /proc is missing. A thread that ended since is not counted: the servers here keep
+ * theirs.
+ */
 function cpuMicros(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    let total = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        total += threadMicros(pid, tid);
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    return total;
   } catch {
     return Number.NaN;
   }
 }
 
-/** Wall µs per call, and CPU µs per call of the server process and of this one (the client). */
+/** The CPU time (µs) of a process's main thread so far, or NaN where /proc is missing. */
+function mainThreadMicros(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    return threadMicros(pid, pid);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Wall µs per call, and CPU µs per call of the server process, of its main thread (where a
+ * server's JavaScript runs: the steadiest figure on a shared machine) and of this one (the
+ * client).
+ */
 interface Timing {
   wall: number;
   cpu: number;
+  main: number;
   client: number;
 }
 
@@ -83,12 +113,18 @@ async function sequential(
 ): Promise<Timing> {
   for (let i = 0; i < Math.min(20, n); i++) await call();
   const cpu0 = cpuMicros(pid);
+  const main0 = mainThreadMicros(pid);
   const client0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await call();
   const wall = ((performance.now() - t0) * 1000) / n;
   const client = process.cpuUsage(client0);
-  return { wall, cpu: (cpuMicros(pid) - cpu0) / n, client: (client.user + client.system) / n };
+  return {
+    wall,
+    cpu: (cpuMicros(pid) - cpu0) / n,
+    main: (mainThreadMicros(pid) - main0) / n,
+    client: (client.user + client.system) / n,
+  };
 }
 
 /** CPU µs per call of `n` sequential calls in this process (after a warm-up). */
@@ -161,8 +197,8 @@ async function interleavedReads(
   pairRatios: number[],
 ): Promise<[Timing, Timing]> {
   const totals = [
-    { wall: 0, cpu: 0, client: 0 },
-    { wall: 0, cpu: 0, client: 0 },
+    { wall: 0, cpu: 0, main: 0, client: 0 },
+    { wall: 0, cpu: 0, main: 0, client: 0 },
   ];
   const servers = [
     { read: readA, pid: pidA, total: totals[0]! },
@@ -179,6 +215,7 @@ async function interleavedReads(
       walls[at] = block.wall;
       server.total.wall += block.wall / pairs;
       server.total.cpu += block.cpu / pairs;
+      server.total.main += block.main / pairs;
       server.total.client += block.client / pairs;
     }
     pairRatios.push(walls[0]! / walls[1]!);
@@ -272,10 +309,12 @@ export async function run(): Promise<boolean> {
     added: [] as number[],
     readA: [] as number[],
     readACpu: [] as number[],
+    readAMain: [] as number[],
     readAClient: [] as number[],
     readAWait: [] as number[],
     readO: [] as number[],
     readOCpu: [] as number[],
+    readOMain: [] as number[],
     readOClient: [] as number[],
     readOWait: [] as number[],
     ratio: [] as number[],
@@ -286,6 +325,7 @@ export async function run(): Promise<boolean> {
     tputReadO: [] as number[],
     readBare: [] as number[],
     readBareCpu: [] as number[],
+    readBareMain: [] as number[],
     bareRatio: [] as number[],
   };
   try {
@@ -321,6 +361,7 @@ export async function run(): Promise<boolean> {
       );
       figures.readBare.push(readBareTiming.wall);
       figures.readBareCpu.push(readBareTiming.cpu);
+      figures.readBareMain.push(readBareTiming.main);
       figures.bareRatio.push(readBareTiming.wall / readOfficialAgain.wall);
       for (const [stage, call] of Object.entries(stageCalls)) {
         stages.get(stage)!.push(await cpuPerCall(N, call));
@@ -344,10 +385,12 @@ export async function run(): Promise<boolean> {
       figures.added.push(viaMcp.wall - direct.wall);
       figures.readA.push(readA.wall);
       figures.readACpu.push(readA.cpu);
+      figures.readAMain.push(readA.main);
       figures.readAClient.push(readA.client);
       figures.readAWait.push(readA.wall - readA.cpu - readA.client);
       figures.readO.push(readO.wall);
       figures.readOCpu.push(readO.cpu);
+      figures.readOMain.push(readO.main);
       figures.readOClient.push(readO.client);
       figures.readOWait.push(readO.wall - readO.cpu - readO.client);
       figures.ratio.push(readA.wall / readO.wall);
@@ -376,10 +419,12 @@ export async function run(): Promise<boolean> {
     ["    added by MCP (b - a)", `${spread(figures.added)} µs/call`],
     ["(c) file read, aintern mcp (policy + audit)", `${spread(figures.readA)} µs/call`],
     ["    server CPU", `${spread(figures.readACpu)} µs/call`],
+    ["    its main thread", `${spread(figures.readAMain)} µs/call`],
     ["    client CPU (SDK client, this process)", `${spread(figures.readAClient)} µs/call`],
     ["    waiting (wall − server CPU − client CPU)", `${spread(figures.readAWait)} µs/call`],
     ["(c) file read, official filesystem server", `${spread(figures.readO)} µs/call`],
     ["    server CPU", `${spread(figures.readOCpu)} µs/call`],
+    ["    its main thread", `${spread(figures.readOMain)} µs/call`],
     ["    client CPU (SDK client, this process)", `${spread(figures.readOClient)} µs/call`],
     ["    waiting (wall − server CPU − client CPU)", `${spread(figures.readOWait)} µs/call`],
     [
@@ -390,6 +435,7 @@ export async function run(): Promise<boolean> {
     ["(c) ratio, server CPU", `${spread(figures.cpuRatio, 2)}x`],
     ["(e) file read, bare SDK server (no guard)", `${spread(figures.readBare)} µs/call`],
     ["    server CPU", `${spread(figures.readBareCpu)} µs/call`],
+    ["    its main thread", `${spread(figures.readBareMain)} µs/call`],
     ["    ratio, wall, to the official server", `${spread(figures.bareRatio, 2)}x`],
     [
       "    aintern's guard adds, wall ((c) − (e))",
