@@ -10,7 +10,7 @@ import {
   scriptsProducedBy,
   stdinPaths,
 } from "./command-words.js";
-import { assignmentName, assignmentRisk } from "./environment-assignments.js";
+import { assignmentName, assignmentRisk, removalRisk } from "./environment-assignments.js";
 import { readOptionsWhole } from "./program-options.js";
 import { checkProgramOptions, pagers, readOnlyPrograms } from "./read-only-programs.js";
 import { type ClassifyContext, runsInput } from "./risk-findings.js";
@@ -173,14 +173,34 @@ export function classifyProgram(
     case "declare":
     case "typeset":
     case "local":
-    case "readonly":
+    case "readonly": {
+      // `export -n X` and `declare +x X` take X out of the commands' environment, and a bare
+      // `local X` hides it in a function: judged as setting X (the git configuration every
+      // command gets lives in GIT_CONFIG_* variables).
+      let removes = name === "local";
       for (const arg of args) {
-        if (arg.startsWith("-")) {
+        if (arg.startsWith("-") || arg.startsWith("+")) {
           if (/f/.test(arg)) findings.add(Medium, `'${name} ${arg}' exports or changes functions.`);
+          if ((name === "export" && /^-[a-z]*n/.test(arg)) || /^\+[a-z]*x/.test(arg)) {
+            removes = true;
+          }
           continue;
         }
         const variable = assignmentName(arg);
         if (variable !== undefined) findings.addFinding(assignmentRisk(variable));
+        else if (removes && /^[A-Za-z_][A-Za-z0-9_]*$/.test(arg)) {
+          findings.addFinding(removalRisk(arg, `'${name}'`));
+        }
+      }
+      return;
+    }
+    case "unset":
+      for (const arg of args) {
+        if (arg.startsWith("-")) {
+          if (/f/.test(arg)) return;
+          continue;
+        }
+        if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(arg)) findings.addFinding(removalRisk(arg, "'unset'"));
       }
       return;
     case "mapfile":

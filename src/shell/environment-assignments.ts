@@ -38,3 +38,17 @@ export function assignmentRisk(name: string): { level: RiskLevel; reason: string
     reason: `It sets the variable ${name}, which changes what programs do.`,
   };
 }
+
+/**
+ * The risk of taking a variable out of the commands' environment (`unset X`, `export -n X`,
+ * `env -u X`): that of setting it, since either changes what programs read (the git configuration
+ * aintern gives every command is in GIT_CONFIG_* variables). `how` names what removes it.
+ */
+export function removalRisk(
+  name: string,
+  how: string,
+): { level: RiskLevel; reason: string } | undefined {
+  const risk = assignmentRisk(name);
+  if (risk === undefined) return undefined;
+  return { level: risk.level, reason: `It removes ${name} from the environment (${how}).` };
+}

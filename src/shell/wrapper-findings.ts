@@ -1,5 +1,6 @@
 import { RiskLevel } from "../core/index.js";
 import { commandName, namesLongOption } from "./command-words.js";
+import { assignmentRisk, removalRisk } from "./environment-assignments.js";
 import { readOptions } from "./program-options.js";
 import type { RiskFinding } from "./read-only-programs.js";
 import type { ShellWord } from "./shell-scanner.js";
@@ -20,6 +21,9 @@ import { writeTargetFinding } from "./write-target.js";
  *   process reads and writes (another call's arguments, aintern's own traffic), and strace's
  *   fault injection changes what its system calls return: High.
  * - Changing how another process is scheduled (`taskset -p`, `chrt -p`, `ionice -p`): Medium.
+ * - `env -u NAME` is judged as setting NAME would be (unsetting `GIT_CONFIG_COUNT` drops the git
+ *   configuration every command gets, as setting it would), and `env -i` (an empty environment,
+ *   without that configuration) as setting the git variables: High.
  *
  * @internal
  */
@@ -64,10 +68,69 @@ export function wrapperFindings(stages: readonly (readonly ShellWord[])[]): Risk
         lock === undefined ? undefined : writeTargetFinding("'flock'", lock.value, lock.dynamic);
       if (target !== undefined && !lockFolders.test(lock?.value ?? "")) found.push(target);
     }
+    if (name === "env") found.push(...environmentFindings(args));
+    if (clearsEnvironment(name, args)) {
+      found.push({
+        level: High,
+        reason: `It runs a command with an empty environment ('${name}'), without the git configuration aintern gives every command.`,
+      });
+    }
     const finding = processFinding(name, args);
     if (finding !== undefined) found.push(finding);
   }
   return found;
+}
+
+/** What `env`'s options take away from the command's environment. */
+function environmentFindings(args: readonly ShellWord[]): RiskFinding[] {
+  const found: RiskFinding[] = [];
+  const syntax = wrapperOptionSyntax("env");
+  if (syntax === undefined) return found;
+  for (const item of readOptions(args, syntax)) {
+    if (item.kind === "operand" || item.kind === "built") break;
+    if (item.kind !== "option" || (item.name !== "-u" && item.name !== "--unset")) continue;
+    const unset = item.value;
+    if (unset === undefined) continue;
+    const risk = unset.dynamic
+      ? assignmentRisk("GIT_CONFIG_COUNT")
+      : removalRisk(unset.value, "'env -u'");
+    if (risk !== undefined) found.push(risk);
+  }
+  for (let at = 0; at < args.length; at++) {
+    const word = args[at] as ShellWord;
+    const value = word.value;
+    if (word.dynamic || value === "--" || !value.startsWith("-")) break;
+    const clears =
+      value === "-" ||
+      (value.startsWith("--")
+        ? namesLongOption(value, "--ignore-environment")
+        : /^-[^uCSP]*i/.test(value));
+    if (clears) {
+      found.push({
+        level: High,
+        reason:
+          "It runs a command with an empty environment ('env -i'), without the git configuration aintern gives every command.",
+      });
+      break;
+    }
+    // An option that takes a value as the next word (`-u NAME`): skip the value.
+    if (/^-[^-]*[uCSP]$/.test(value) || /^--(unset|chdir|split-string)$/.test(value)) at++;
+  }
+  return found;
+}
+
+/** `exec -c cmd` and `setpriv --reset-env cmd` run the command with an empty environment. */
+function clearsEnvironment(name: string, args: readonly ShellWord[]): boolean {
+  for (const word of args) {
+    const value = word.value;
+    if (word.dynamic) return true;
+    if (value === "--" || !value.startsWith("-")) return false;
+    if (name === "exec" && /^-[^-a]*c/.test(value)) return true;
+    if (name === "setpriv" && value.startsWith("--") && namesLongOption(value, "--reset-env")) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Where programs keep lock files: a lock there is not a write anyone else reads. */

@@ -143,3 +143,34 @@ describe("what a wrapper does besides running its command", () => {
     },
   );
 });
+
+describe("taking aintern's git configuration out of a command's environment", () => {
+  // Every command gets git's safe.bareRepository=explicit through GIT_CONFIG_* variables: a
+  // command that removes them is judged as one that sets them (red team, session 19).
+  it.each([
+    "env -u GIT_CONFIG_COUNT git status",
+    "env --unset=GIT_CONFIG_KEY_0 git status",
+    "env -u X -i git status",
+    "env -i git status",
+    "env - git status",
+    "env --ignore-environment git status",
+    "export -n GIT_CONFIG_COUNT; git status",
+    "declare +x GIT_CONFIG_COUNT; git status",
+    "typeset +x GIT_CONFIG_VALUE_0",
+    "f() { local GIT_CONFIG_COUNT; git status; }; f",
+    "unset GIT_CONFIG_COUNT; git status",
+    "unset -v GIT_CONFIG_KEY_0",
+    "exec -c git status",
+    "setpriv --reset-env git status",
+    "bash -c 'export -n GIT_CONFIG_COUNT; git status'",
+  ])("%s is High", (command) => {
+    expect(risk(command)).toBeGreaterThanOrEqual(High);
+  });
+
+  it.each(["env -u DEBUG ls", "env -C sub ls", "exec -a name ls", "export -p", "readonly X"])(
+    "%s keeps it: as its command",
+    (command) => {
+      expect(risk(command)).toBe(Low);
+    },
+  );
+});
