@@ -6,7 +6,13 @@ import {
   parseJSONRPCMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
+import { RequestAdmission } from "./request-admission.js";
 import { StdioLineFraming } from "./stdio-line-framing.js";
+
+/** Requests with the server at a time; the others wait in the transport (see RequestAdmission). */
+const MAX_REQUESTS_IN_FLIGHT = 64;
+/** Requests waiting past which no more input is read until some are handed on. */
+const MAX_REQUESTS_WAITING = 16_384;
 
 /**
  * The MCP stdio transport `aintern mcp` serves on: one JSON-RPC message per line, cut from the
@@ -31,6 +37,9 @@ export class StdioLineTransport implements Transport {
   readonly #framing: StdioLineFraming;
   #started = false;
   #closed = false;
+  /** The output is full: resolves when it drains (no input is read meanwhile). */
+  #waitingForDrain: Promise<void> | undefined;
+  readonly #admission: RequestAdmission;
 
   /**
    * @param stdin the client's messages.
@@ -39,6 +48,24 @@ export class StdioLineTransport implements Transport {
   constructor(stdin: Readable, stdout: Writable, options: { readonly maxMessageBytes: number }) {
     this.#stdin = stdin;
     this.#stdout = stdout;
+    this.#admission = new RequestAdmission(MAX_REQUESTS_IN_FLIGHT, MAX_REQUESTS_WAITING, {
+      deliver: (message) => {
+        try {
+          this.onmessage?.(message);
+        } catch (error) {
+          this.#report(error);
+        }
+      },
+      duplicate: (id) =>
+        this.#answer(
+          id,
+          INVALID_REQUEST,
+          `Invalid Request: a request with id ${JSON.stringify(id)} is still in flight; give each request an id of its own`,
+        ),
+      roomAgain: () => {
+        if (!this.#closed && this.#waitingForDrain === undefined) this.#stdin.resume();
+      },
+    });
     const limit = options.maxMessageBytes;
     this.#framing = new StdioLineFraming(limit, (bytes) => {
       const more = `more than the ${limit} a message may have`;
@@ -83,24 +110,46 @@ export class StdioLineTransport implements Transport {
     const room = stdout.write("\n");
     stdout.uncork();
     // A stream reports a failed write with an `error` event, never from `write` itself.
-    if (room) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const onError = (error: Error) => {
+    const drained = room ? Promise.resolve() : this.#drained();
+    this.#admission.sent(message);
+    return drained;
+  }
+
+  /**
+   * Resolves when the output has taken what waits for it. Meanwhile no input is read: a client
+   * that sends requests but never reads the answers would otherwise make the server hold every
+   * answer in memory until it runs out (backpressure, as a pipe gives). One wait for all sends.
+   */
+  #drained(): Promise<void> {
+    if (this.#waitingForDrain !== undefined) return this.#waitingForDrain;
+    const stdout = this.#stdout;
+    this.#stdin.pause();
+    this.#admission.blocked = true;
+    this.#waitingForDrain = new Promise<void>((resolve, reject) => {
+      const done = (error?: Error): void => {
         stdout.off("drain", onDrain);
-        reject(error);
-      };
-      const onDrain = () => {
         stdout.off("error", onError);
-        resolve();
+        stdout.off("close", onClose);
+        this.#waitingForDrain = undefined;
+        if (!this.#closed && !this.#admission.full) this.#stdin.resume();
+        this.#admission.blocked = false;
+        if (error === undefined) resolve();
+        else reject(error);
       };
-      stdout.once("error", onError);
-      stdout.once("drain", onDrain);
+      const onDrain = (): void => done();
+      const onError = (error: Error): void => done(error);
+      const onClose = (): void => done(new Error("The stdio transport's output closed"));
+      stdout.on("drain", onDrain);
+      stdout.on("error", onError);
+      stdout.on("close", onClose);
     });
+    return this.#waitingForDrain;
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#admission.close();
     const stdin = this.#stdin;
     stdin.off("data", this.#onData);
     stdin.off("error", this.#onStreamError);
@@ -128,6 +177,7 @@ export class StdioLineTransport implements Transport {
       this.#line(text.slice(start, end));
       start = end + 1;
     }
+    if (this.#admission.full) this.#stdin.pause();
   };
 
   /** The input ended: a last line without its newline is still a message. */
@@ -189,11 +239,7 @@ export class StdioLineTransport implements Transport {
       else this.#answer(requestId(value), INVALID_REQUEST, `Invalid Request: ${problem}`);
       return;
     }
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      this.#report(error);
-    }
+    this.#admission.accept(message);
   }
 
   #answer(id: string | number | null, code: number, message: string): void {
@@ -201,7 +247,7 @@ export class StdioLineTransport implements Transport {
     // the SDK's message type does not allow: written here as it is.
     const line = `${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`;
     try {
-      this.#stdout.write(line);
+      if (!this.#stdout.write(line)) this.#drained().catch(ignore);
     } catch (error) {
       this.#report(error);
     }

@@ -114,4 +114,39 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
       text: "after",
     });
   }, 240_000);
+
+  it("refuses a request whose id is one still in flight, and answers the first on its own", async () => {
+    // Red team (session 19): both ran and both were answered under the one id, and a
+    // cancellation stopped only one of them.
+    const id = "dup-1";
+    const first = new Promise<Record<string, unknown>>((resolve) => waiting.set(id, resolve));
+    const before = unanswered.length;
+    send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "hang", arguments: {} } });
+    send({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "2" } },
+    });
+    const refusal = (await first) as { error?: { code: number; message: string } };
+    expect(refusal.error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining("is still in flight"),
+    });
+    // The first (hung) call is cancelled by its id and answers nothing more; the id is free again.
+    send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } });
+    const again = await new Promise<Record<string, unknown>>((resolve) => {
+      waiting.set(id, resolve);
+      send({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: "3" } },
+      });
+    });
+    expect((again.result as { structuredContent: unknown }).structuredContent).toEqual({
+      text: "3",
+    });
+    expect(unanswered.length).toBe(before);
+  }, 60_000);
 });
