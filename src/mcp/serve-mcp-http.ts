@@ -72,6 +72,8 @@ interface Session {
   lastUsedAt: number;
   /** Requests on it still being answered (an open GET stream counts until it ends). */
   running: number;
+  /** The JSON-RPC ids of the requests on it still being answered. */
+  readonly inFlight: Set<string | number>;
 }
 
 /**
@@ -209,11 +211,30 @@ export async function serveMcpHttp(
       // A client that left while the request was read (say, during a token's introspection) has
       // nothing to be answered; its 'close' has fired already, and would not end this request.
       if (res.destroyed || res.socket?.destroyed !== false) return;
+      const ids = requestIdsOf(body);
+      const repeated = ids.find((id) => session.inFlight.has(id));
+      if (repeated !== undefined) {
+        // The SDK keys a request's answer by its id: the first POST would never be answered.
+        return sendJson(res, 409, {
+          jsonrpc: "2.0",
+          id: repeated,
+          error: {
+            code: -32600,
+            message: `Invalid Request: a request with id ${JSON.stringify(repeated)} is still in flight on this session; give each request an id of its own`,
+          },
+        });
+      }
+      for (const id of ids) session.inFlight.add(id);
       session.running++;
       session.lastUsedAt = Date.now();
       res.once("close", () => {
         session.running--;
         session.lastUsedAt = Date.now();
+        for (const id of ids) session.inFlight.delete(id);
+        // The client closed its request before the answer: with no event store to resume the
+        // stream from, nobody can receive it, so the call is cancelled (and audited so), as on
+        // stdio and for 2026-07-28 requests.
+        if (!res.writableFinished) cancelRequests(session.transport, ids);
       });
       await session.transport.handleRequest(req, res, body);
       return;
@@ -242,7 +263,7 @@ export async function serveMcpHttp(
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        session = { transport, owner, lastUsedAt: Date.now(), running: 1 };
+        session = { transport, owner, lastUsedAt: Date.now(), running: 1, inFlight: new Set() };
         sessions.set(id, session);
         changeOpening(owner, -1);
       },
@@ -347,6 +368,37 @@ function parsedUrl(text: string): URL | undefined {
     return new URL(text);
   } catch {
     return undefined;
+  }
+}
+
+/** The ids of the JSON-RPC requests in a POST's body (one message or a batch). */
+function requestIdsOf(body: unknown): (string | number)[] {
+  const ids: (string | number)[] = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== "object" || message === null) continue;
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
+      ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/** Tells the session's server that its client cancelled `ids`, as a `notifications/cancelled` would. */
+function cancelRequests(
+  transport: NodeStreamableHTTPServerTransport,
+  ids: readonly (string | number)[],
+): void {
+  for (const requestId of ids) {
+    try {
+      transport.onmessage?.({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId, reason: "The client closed its request before the answer" },
+      });
+    } catch {
+      // The session is closing: its requests end with it.
+    }
   }
 }
 

@@ -1,0 +1,90 @@
+// 2025-era sessions over HTTP: a POST its client drops before the answer, and two POSTs with one
+// request id (red team, session 19: the first kept running to the end and was audited as
+// completed with an answer nobody got; the second made the first POST hang for minutes).
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type McpRuntime, openMcpRuntime } from "../../src/cli/mcp-runtime.js";
+import { AinternMcpServer, type McpHttpHandle, serveMcpHttp } from "../../src/mcp/index.js";
+import { eventually, legacyInitialize, makeWorkspace, postLegacy } from "./mcp-support.js";
+
+let workspace: Awaited<ReturnType<typeof makeWorkspace>>;
+let runtime: McpRuntime;
+let mcp: AinternMcpServer;
+let http: McpHttpHandle;
+const token = "the-dropping-token";
+
+beforeEach(async () => {
+  workspace = await makeWorkspace();
+  runtime = await openMcpRuntime({ workspace: workspace.path, approvals: "deny" });
+  mcp = new AinternMcpServer({ registry: runtime.registry, processor: runtime.processor });
+  http = await serveMcpHttp(mcp, { token });
+});
+
+afterEach(async () => {
+  await http.close();
+  await mcp.close();
+  await runtime.close();
+  await workspace.remove();
+});
+
+async function openSession(): Promise<string> {
+  const response = await postLegacy(http.url, legacyInitialize("dropping"), { token });
+  expect(response.status).toBe(200);
+  await response.text();
+  const sessionId = response.headers.get("mcp-session-id") as string;
+  await postLegacy(
+    http.url,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { token, sessionId },
+  );
+  return sessionId;
+}
+
+const sleepCall = (id: number, seconds: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "terminal-execute", arguments: { command: `sleep ${seconds}` } },
+});
+
+describe("aintern mcp over HTTP, 2025-era sessions", () => {
+  it("cancels a call whose client dropped its POST, and audits it so", async () => {
+    const sessionId = await openSession();
+    const drop = new AbortController();
+    const started = Date.now();
+    const pending = postLegacy(http.url, sleepCall(7, 20), {
+      token,
+      sessionId,
+      signal: drop.signal,
+    });
+    // The call is running (its command sleeps 20 s) when the client gives up on it.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    drop.abort();
+    await pending.then((r) => r.text()).catch(() => undefined);
+    const row = await eventually(async () => {
+      const { entries } = await runtime.store.audit.query({});
+      expect(entries).toHaveLength(1);
+      return entries[0]!;
+    });
+    expect(row.status).toBe("cancelled");
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+
+  it("refuses a second POST with the id of a request still in flight, and answers the first", async () => {
+    const sessionId = await openSession();
+    const first = postLegacy(http.url, sleepCall(9, 1), { token, sessionId });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await postLegacy(http.url, sleepCall(9, 0), { token, sessionId });
+    expect(second.status).toBe(409);
+    expect(await second.json()).toMatchObject({
+      id: 9,
+      error: { code: -32600, message: expect.stringContaining("is still in flight") },
+    });
+    const answer = await first;
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('"id":9');
+    // Answered, the id is free again.
+    const third = await postLegacy(http.url, sleepCall(9, 0), { token, sessionId });
+    expect(third.status).toBe(200);
+    expect(await third.text()).toContain('"id":9');
+  }, 30_000);
+});
