@@ -15,6 +15,8 @@ import {
   AinternError,
   isJsonObject,
   type JsonObject,
+  MAX_ARGUMENT_DEPTH,
+  nestsDeeperThan,
   TypedEventEmitter,
   timeOrderedUuid,
 } from "../core/index.js";
@@ -932,20 +934,20 @@ export class ToolCallProcessor {
   #requestFor(toolId: unknown, parameters: unknown, callId: string | undefined): ToolCallRequest {
     const name = typeof toolId === "string" ? toolId : "";
     const tool = this.executor.registry.getTool(name);
-    const object = isJsonObject(parameters);
+    const problem = !isJsonObject(parameters)
+      ? `The arguments must be a JSON object, got ${describeValue(parameters)}.`
+      : nestsDeeperThan(parameters, MAX_ARGUMENT_DEPTH)
+        ? `The arguments nest more than ${MAX_ARGUMENT_DEPTH} levels deep; send them flatter.`
+        : undefined;
     return new ToolCallRequest({
       toolId: tool?.id ?? name,
       toolName: tool?.name ?? name,
-      parameters: object ? parameters : {},
+      // Arguments that cannot be taken are not kept (copying them is what could fail).
+      parameters: problem === undefined ? (parameters as JsonObject) : {},
       ...(callId === undefined ? {} : { providerCallId: callId }),
-      ...(object
+      ...(problem === undefined
         ? {}
-        : {
-            validationResult: ToolValidationResult.invalidValue(
-              "(root)",
-              `The arguments must be a JSON object, got ${describeValue(parameters)}.`,
-            ),
-          }),
+        : { validationResult: ToolValidationResult.invalidValue("(root)", problem) }),
     });
   }
 

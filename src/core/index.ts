@@ -12,6 +12,7 @@ export {
 export { ToolErrorCode } from "./error-codes.js";
 export { LONG_TURN_MS, turnIsLong, yieldToEventLoop } from "./event-loop-turn.js";
 export { isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+export { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from "./json-depth.js";
 export { keyTextProblem, MAX_KEY_LENGTH, replaceControlCharacters } from "./key-text.js";
 export { isRunningFromSource, packageFileUrl } from "./package-file.js";
 export { defaultProtectedPathPatterns } from "./protected-paths.js";

@@ -15,7 +15,9 @@ import {
   isLegacyRequest,
   type OAuthTokenVerifier,
 } from "@modelcontextprotocol/server";
+import { nestsDeeperThan } from "../core/index.js";
 import type { AinternMcpServer } from "./aintern-mcp-server.js";
+import { MAX_MESSAGE_DEPTH, tooDeepMessage } from "./message-depth.js";
 
 /** Options of {@link serveMcpHttp}. */
 export interface ServeMcpHttpOptions {
@@ -191,6 +193,9 @@ export async function serveMcpHttp(
         body = JSON.parse(read.text);
       } catch (error) {
         return sendJson(res, 400, rpcError(-32700, `Parse error: ${(error as Error).message}`));
+      }
+      if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH)) {
+        return sendJson(res, 400, rpcError(-32600, tooDeepMessage));
       }
     }
 

@@ -6,6 +6,8 @@ import {
   parseJSONRPCMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
+import { nestsDeeperThan } from "../core/index.js";
+import { MAX_MESSAGE_DEPTH, tooDeepMessage } from "./message-depth.js";
 import { RequestAdmission } from "./request-admission.js";
 import { StdioLineFraming } from "./stdio-line-framing.js";
 
@@ -220,6 +222,10 @@ export class StdioLineTransport implements Transport {
       value = JSON.parse(line);
     } catch (error) {
       this.#answer(null, PARSE_ERROR, `Parse error: the line is not JSON (${describe(error)})`);
+      return;
+    }
+    if (nestsDeeperThan(value, MAX_MESSAGE_DEPTH)) {
+      this.#answer(requestId(value), INVALID_REQUEST, tooDeepMessage);
       return;
     }
     if (Array.isArray(value)) {

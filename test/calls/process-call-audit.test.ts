@@ -72,6 +72,23 @@ describe.each(storeTargets)("the audit of every decision on $name", ({ make }) =
     expect(row?.errorMessage).toContain("command");
   });
 
+  it("records arguments nested past the limit as invalid, without them, where copying them overflowed the stack", async () => {
+    // Red team (session 19): 5,000 levels threw 'Maximum call stack size exceeded' out of
+    // processCall, before any audit row.
+    const { store, processor } = await setup({}, true);
+    let deep: unknown = "x";
+    for (let i = 0; i < 5_000; i++) deep = { a: deep };
+    const answer = await processor.processCall({
+      toolId: "terminal-execute",
+      parameters: { command: "ls", extra: deep as never },
+      callId: "deep-1",
+    });
+    expect(answer.isError).toBe(true);
+    expect(answer.content).toContain("nest more than 256 levels deep");
+    const [row] = (await store.audit.query({ callId: "deep-1" })).entries;
+    expect(row).toMatchObject({ status: "validationError", decision: "invalid", parameters: {} });
+  });
+
   it("records denials and who denied: a rule, a person, no handler", async () => {
     const byRule = await setup({
       policy: new ApprovalPolicy({ deny: [{ toolId: "file-write", reason: "read-only" }] }),

@@ -69,6 +69,27 @@ describe("aintern mcp over HTTP, 2025-era sessions", () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   }, 30_000);
 
+  it("refuses a body nested too deep with 400 and -32600, not a 500", async () => {
+    const sessionId = await openSession();
+    // Written as text: JSON.stringify itself overflows the stack on such a value.
+    const deep = `${'{"a":'.repeat(5_000)}"x"${"}".repeat(5_000)}`;
+    const response = await fetch(http.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-session-id": sessionId,
+      },
+      body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"file-read","arguments":{"path":${deep}}}}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining("nests more than") },
+    });
+  });
+
   it("refuses a second POST with the id of a request still in flight, and answers the first", async () => {
     const sessionId = await openSession();
     const first = postLegacy(http.url, sleepCall(9, 1), { token, sessionId });

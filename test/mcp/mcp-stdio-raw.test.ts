@@ -115,6 +115,30 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
     });
   }, 240_000);
 
+  it("refuses a message nested too deep, and tells the model about arguments nested past their limit", async () => {
+    // Written as text: JSON.stringify itself overflows the stack on such a value.
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}"x"${"}".repeat(levels)}`;
+    const call = (id: number, levels: number) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":${nested(levels)}}}}`;
+    // 5,000 levels overflowed the stack: -32603 "Maximum call stack size exceeded".
+    const deep = new Promise<Record<string, unknown>>((resolve) => waiting.set(801, resolve));
+    send(call(801, 5_000));
+    expect((await deep).error).toMatchObject({
+      code: -32600,
+      message: expect.stringContaining("nests more than"),
+    });
+    // Within the message's limit but past the arguments': a result the model can act on.
+    const past = new Promise<Record<string, unknown>>((resolve) => waiting.set(802, resolve));
+    send(call(802, 258));
+    const result = (await past).result as { isError?: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain("nest more than 256 levels deep");
+    const after = await request("tools/call", { name: "echo", arguments: { text: "after" } });
+    expect((after.result as { structuredContent: unknown }).structuredContent).toEqual({
+      text: "after",
+    });
+  });
+
   it("refuses a request whose id is one still in flight, and answers the first on its own", async () => {
     // Red team (session 19): both ran and both were answered under the one id, and a
     // cancellation stopped only one of them.
