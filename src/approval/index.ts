@@ -33,11 +33,11 @@ export {
   type PermissionScope,
   type PermissionStore,
 } from "./permission-grant.js";
+export { rememberedCoverage } from "./remembered-coverage.js";
 export {
   InvalidRememberPatternError,
   RememberedPermissions,
   type RememberedPermissionsConfig,
   type RememberRequest,
 } from "./remembered-permissions.js";
-export { rememberedCoverage } from "./remembered-coverage.js";
 export { suggestPathPattern } from "./suggest-path-pattern.js";

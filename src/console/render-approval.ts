@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { html as diffToHtml } from "diff2html";
-import { jsonTextForEditing, RiskLevel, RiskLevelMetadata } from "../core/index.js";
 import { rememberedCoverage } from "../approval/index.js";
+import { jsonTextForEditing, RiskLevel, RiskLevelMetadata } from "../core/index.js";
 import { parseCommand } from "../shell/index.js";
 import { type Html, html, shownJson, singleLine, trustedHtml, visibleText } from "./html.js";
 import { type PendingApproval, PendingApprovalStatus } from "./pending-approval.js";
