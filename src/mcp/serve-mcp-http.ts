@@ -17,6 +17,10 @@ import {
 } from "@modelcontextprotocol/server";
 import { nestsDeeperThan } from "../core/index.js";
 import type { AinternMcpServer } from "./aintern-mcp-server.js";
+import {
+  AccessTokenRefusedError,
+  IntrospectionUnavailableError,
+} from "./introspection-verifier.js";
 import { MAX_MESSAGE_DEPTH, tooDeepMessage } from "./message-depth.js";
 
 /** Options of {@link serveMcpHttp}. */
@@ -169,24 +173,29 @@ export async function serveMcpHttp(
     req.url = target.originForm;
     if (validateHost !== undefined && !validateHost(req, res)) return;
     if (validateOrigin !== undefined && !validateOrigin(req, res)) return;
-    const auth = await authenticate(req, token, options.verifier);
-    if (auth === "refused") {
-      res.setHeader("WWW-Authenticate", 'Bearer realm="aintern"');
+    const checked = await authenticate(req, token, options.verifier);
+    if (checked.kind === "unavailable") {
+      options.onError?.(checked.error);
+      res.setHeader("Retry-After", "5");
       return sendJson(
         res,
-        401,
+        503,
         rpcError(
           -32001,
-          "Unauthorized: send the bearer token aintern printed at start (Authorization: Bearer <token>).",
+          `The access token could not be checked (${checked.error.message}); try again later.`,
         ),
       );
     }
+    if (checked.kind === "refused") return refuse(res, checked, options.verifier !== undefined);
+    const auth = checked.auth;
     if (auth !== undefined) (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
 
     let body: unknown;
     if (req.method === "POST") {
       const read = await readBody(req, maxBytes);
       if (read.kind === "too-large") {
+        // The rest of the body is not read: the connection cannot carry another request.
+        res.setHeader("Connection", "close");
         return sendJson(res, 413, rpcError(-32600, `Request body over ${maxBytes} bytes`));
       }
       try {
@@ -411,28 +420,89 @@ function isInitializing(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 
+/** What a request's credentials came to. */
+type Authentication =
+  | { readonly kind: "ok"; readonly auth: AuthInfo | undefined }
+  /** `sent`: whether it carried a bearer token at all; `why` and `scopes` for an access token. */
+  | {
+      readonly kind: "refused";
+      readonly sent: boolean;
+      readonly why?: string;
+      readonly missingScopes?: readonly string[];
+    }
+  | { readonly kind: "unavailable"; readonly error: Error };
+
 async function authenticate(
   req: IncomingMessage,
   token: string | undefined,
   verifier: OAuthTokenVerifier | undefined,
-): Promise<AuthInfo | undefined | "refused"> {
-  if (token === undefined && verifier === undefined) return undefined;
+): Promise<Authentication> {
+  if (token === undefined && verifier === undefined) return { kind: "ok", auth: undefined };
   const value = header(req, "authorization");
   const match = value === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(value);
-  if (match === null) return "refused";
+  if (match === null) return { kind: "refused", sent: false };
   const sent = match[1]!;
   if (verifier !== undefined) {
     try {
       const info = await verifier.verifyAccessToken(sent);
-      if (info.expiresAt !== undefined && info.expiresAt * 1000 < Date.now()) return "refused";
-      return info;
-    } catch {
-      return "refused";
+      if (info.expiresAt !== undefined && info.expiresAt * 1000 < Date.now()) {
+        return { kind: "refused", sent: true, why: "The access token has expired" };
+      }
+      return { kind: "ok", auth: info };
+    } catch (error) {
+      if (error instanceof IntrospectionUnavailableError) return { kind: "unavailable", error };
+      if (error instanceof AccessTokenRefusedError) {
+        return {
+          kind: "refused",
+          sent: true,
+          why: error.message,
+          missingScopes: error.missingScopes,
+        };
+      }
+      return { kind: "refused", sent: true };
     }
   }
   const a = Buffer.from(sent);
   const b = Buffer.from(token!);
-  return a.length === b.length && timingSafeEqual(a, b) ? undefined : "refused";
+  return a.length === b.length && timingSafeEqual(a, b)
+    ? { kind: "ok", auth: undefined }
+    : { kind: "refused", sent: true };
+}
+
+/**
+ * A refusal as RFC 6750 words it: 401 with `WWW-Authenticate: Bearer`, `error="invalid_token"`
+ * when a token was sent; 403 `insufficient_scope` for a good token without a required scope. The
+ * message says what to send: the token aintern printed, or (OAuth) a valid access token.
+ */
+function refuse(
+  res: ServerResponse,
+  refusal: {
+    readonly sent: boolean;
+    readonly why?: string;
+    readonly missingScopes?: readonly string[];
+  },
+  oauth: boolean,
+): void {
+  const scopes = refusal.missingScopes ?? [];
+  const quoted = (text: string) => text.replace(/["\\]/g, "'");
+  const challenge = ['Bearer realm="aintern"'];
+  if (scopes.length > 0) {
+    challenge.push('error="insufficient_scope"', `scope="${quoted(scopes.join(" "))}"`);
+  } else if (refusal.sent) challenge.push('error="invalid_token"');
+  if (refusal.why !== undefined) challenge.push(`error_description="${quoted(refusal.why)}"`);
+  res.setHeader("WWW-Authenticate", challenge.join(", "));
+  const what = oauth
+    ? "send a valid access token (Authorization: Bearer <token>)"
+    : "send the bearer token aintern printed at start (Authorization: Bearer <token>)";
+  const why = refusal.why === undefined ? "" : ` ${refusal.why}.`;
+  sendJson(
+    res,
+    scopes.length > 0 ? 403 : 401,
+    rpcError(
+      -32001,
+      `${scopes.length > 0 ? "Forbidden" : "Unauthorized"}:${why} ${what[0]!.toUpperCase()}${what.slice(1)}.`,
+    ),
+  );
 }
 
 /** The principal of a request: its OAuth subject and client, or "" (the shared bearer token). */

@@ -90,6 +90,27 @@ describe("aintern mcp over HTTP, 2025-era sessions", () => {
     });
   });
 
+  it("closes the connection after a body over the limit, so the client's next request gets a fresh one", async () => {
+    // Red team (session 19): the 413 said keep-alive, and the next request on that socket was
+    // reset (fetch) or never answered.
+    const small = await serveMcpHttp(mcp, { token, maxRequestBytes: 1024 });
+    try {
+      const big = await postLegacy(
+        small.url,
+        { ...legacyInitialize("big"), pad: "x".repeat(4096) },
+        { token },
+      );
+      expect(big.status).toBe(413);
+      expect(big.headers.get("connection")).toBe("close");
+      await big.text();
+      const next = await postLegacy(small.url, legacyInitialize("next"), { token });
+      expect(next.status).toBe(200);
+      await next.text();
+    } finally {
+      await small.close();
+    }
+  });
+
   it("refuses a second POST with the id of a request still in flight, and answers the first", async () => {
     const sessionId = await openSession();
     const first = postLegacy(http.url, sleepCall(9, 1), { token, sessionId });
