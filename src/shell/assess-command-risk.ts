@@ -125,6 +125,13 @@ function assessInto(command: string, findings: RiskFindings, depth: number): voi
   if (flags.hasComment)
     findings.add(Medium, "It contains a comment, which shells read differently.");
   const assess = (nested: string) => assessInto(nested, findings, depth + 1);
+  // `for GIT_CONFIG_COUNT in 0; do git status; done` sets the variable as an assignment would,
+  // and an exported one reaches the commands. A loop's own variable (`i`), not exported, only
+  // changes expansions, which are judged where they are.
+  for (const name of parsed.loopVariables) {
+    const risk = assignmentRisk(name.dynamic ? "GIT_CONFIG_COUNT" : name.value);
+    if (risk !== undefined && risk.level >= High) findings.addFinding(risk);
+  }
   for (const word of parsed.inertWords) for (const body of word.substitutions) assess(body);
   for (const simple of parsed.commands) {
     for (const word of simple.words) for (const body of word.substitutions) assess(body);

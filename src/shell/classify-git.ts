@@ -89,7 +89,6 @@ const globalWithArgument = new Set(["--namespace", "--super-prefix", "--list-cmd
 const globalFlags = new Set([
   "--no-pager",
   "-P",
-  "--bare",
   "--literal-pathspecs",
   "--glob-pathspecs",
   "--noglob-pathspecs",
@@ -125,6 +124,7 @@ export function classifyGit(
     }
     if (
       name === "-C" ||
+      namesLongOption(name, "--bare") ||
       namesLongOption(name, "--git-dir") ||
       namesLongOption(name, "--work-tree") ||
       (namesLongOption(name, "--exec-path") && arg.includes("="))
@@ -133,7 +133,7 @@ export function classifyGit(
         High,
         `'git ${name}' points git at another directory or repository, whose configuration (core.fsmonitor, hooks, aliases) it would run.`,
       );
-      if (!arg.includes("=") && !/^-C./.test(arg)) i++;
+      if (!arg.includes("=") && !/^-C./.test(arg) && !namesLongOption(name, "--bare")) i++;
       continue;
     }
     if (name === "-p" || name === "--paginate") {

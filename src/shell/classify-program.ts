@@ -113,6 +113,11 @@ export function classifyProgram(
     findings.addFinding(assignmentRisk(variable ?? ""));
     return;
   }
+  // BSD-style `e` (`ps e`, `ps axeww`): every process's environment, the server's secrets (API
+  // keys the commands' own environment leaves out) among them.
+  if (name === "ps" && args.some((a) => !a.startsWith("-") && /^[A-Za-z]*e[A-Za-z]*$/.test(a))) {
+    findings.add(High, "'ps e' shows other processes' environments, with their secrets.");
+  }
   const readOnly = readOnlyPrograms.get(name);
   if (readOnly !== undefined) {
     findings.addFinding(checkProgramOptions(name, readOnly, args));

@@ -98,6 +98,8 @@ export class ShellGrammar extends ShellScanner {
    * unlike `case` words and `[[ ]]` operands, the shell globs these against the file system.
    */
   readonly loopWords: ShellWord[] = [];
+  /** The variables `for NAME` and `select NAME` set. */
+  readonly loopVariables: ShellWord[] = [];
   /**
    * The tokens of each `[[ ... ]]`, brackets excluded, as words: an operator (`&&`, `(`, `<`)
    * as a word of that text, so the test expression can be read (`[[ -e x && ! -d y ]]`).
@@ -326,6 +328,7 @@ export class ShellGrammar extends ShellScanner {
     } else {
       const name = this.take();
       if (name.kind !== "word") this.fail(`'${keyword}' needs a variable name.`);
+      this.loopVariables.push(name.word);
       this.skipNewlines();
       if (isReserved(this.peek(), "in")) {
         this.take();

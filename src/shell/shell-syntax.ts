@@ -27,6 +27,8 @@ export type ShellSyntax =
       readonly inertWords: readonly ShellWord[];
       /** The `for`/`select` list words among `inertWords`: the shell globs them. */
       readonly loopWords: readonly ShellWord[];
+      /** The variables `for NAME` and `select NAME` loops set. */
+      readonly loopVariables: readonly ShellWord[];
       /** The words of each `[[ ]]` test, its operators (`&&`, `(`, `<`) as words. */
       readonly conditionals: readonly (readonly ShellWord[])[];
       readonly flags: Readonly<ShellSyntaxFlags>;
@@ -86,6 +88,7 @@ export function lexShellCommand(command: string): ShellSyntax {
       commands,
       inertWords: grammar.inertWords,
       loopWords: grammar.loopWords,
+      loopVariables: grammar.loopVariables,
       conditionals: grammar.conditionals,
       flags: { ...grammar.flags },
     };

@@ -660,9 +660,11 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
       if (separator !== -1) words = words.slice(0, separator);
     }
     if (found.length > 0 && (name === "env" || name === "sg" || name === "flock")) {
-      // `env -S 'rm -rf' ~`: the split string and the words after it form the command.
+      // `env -S 'rm -rf' ~`: the split string and the words after it form the command; env's
+      // string is split into env's own arguments (`env -S'-i git status'` is `env -i git status`).
       const rest = words.slice(next).map((w) => w.value);
-      scripts.splice(scripts.length - found.length, found.length, [...found, ...rest].join(" "));
+      const line = [...found, ...rest].join(" ");
+      scripts.splice(scripts.length - found.length, found.length, name === "env" ? `env ${line}` : line);
       next = words.length;
     }
     words = words.slice(next);

@@ -43,6 +43,23 @@ const wrapperFileRules: ReadonlyMap<string, WrapperFileRule> = new Map<string, W
     },
   ],
   ["logsave", { files: [], fileOperands: 1 }],
+  ["xvfb-run", { files: ["-e", "-f"], fileOperands: 0, optional: ["--error-file", "--auth-file"] }],
+  [
+    "valgrind",
+    {
+      files: [],
+      fileOperands: 0,
+      optional: [
+        "--log-file",
+        "--xml-file",
+        "--callgrind-out-file",
+        "--massif-out-file",
+        "--cachegrind-out-file",
+        "--xtree-memory-file",
+        "--vgdb-prefix",
+      ],
+    },
+  ],
   [
     "start-stop-daemon",
     {

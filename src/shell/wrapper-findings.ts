@@ -69,6 +69,7 @@ export function wrapperFindings(stages: readonly (readonly ShellWord[])[]): Risk
       if (target !== undefined && !lockFolders.test(lock?.value ?? "")) found.push(target);
     }
     if (name === "env") found.push(...environmentFindings(args));
+    found.push(...optionFindings(name, args));
     if (clearsEnvironment(name, args)) {
       found.push({
         level: High,
@@ -115,6 +116,86 @@ function environmentFindings(args: readonly ShellWord[]): RiskFinding[] {
     }
     // An option that takes a value as the next word (`-u NAME`): skip the value.
     if (/^-[^-]*[uCSP]$/.test(value) || /^--(unset|chdir|split-string)$/.test(value)) at++;
+  }
+  return found;
+}
+
+/** The wrapper's options before its command (`--name=value` and flags; stops at `--`). */
+function leadingOptions(args: readonly ShellWord[]): ShellWord[] {
+  const options: ShellWord[] = [];
+  for (const word of args) {
+    if (word.value === "--" || !word.value.startsWith("-")) break;
+    options.push(word);
+  }
+  return options;
+}
+
+/**
+ * What some wrappers' own options do: set or remove the command's variables (`strace -E`,
+ * `firejail --env`), run a program of the model's (`dbus-run-session --dbus-daemon=`, `fakeroot
+ * --faked=`, `unshare --root` in a folder of the workspace), or join another sandbox.
+ */
+function optionFindings(name: string, args: readonly ShellWord[]): RiskFinding[] {
+  const found: RiskFinding[] = [];
+  const runs = (what: string): RiskFinding => ({
+    level: High,
+    reason: `'${name} ${what}' runs a program (or a root folder) the command line names.`,
+  });
+  const variable = (value: string, how: string): void => {
+    const at = value.indexOf("=");
+    const risk =
+      at === -1
+        ? removalRisk(value, how)
+        : assignmentRisk(value.slice(0, at) || "GIT_CONFIG_COUNT");
+    if (risk !== undefined) found.push(risk);
+  };
+  if (name === "strace" || name === "unshare") {
+    const syntax = wrapperOptionSyntax(name);
+    if (syntax === undefined) return found;
+    for (const item of readOptions(args, syntax)) {
+      if (item.kind === "operand" || item.kind === "built") break;
+      if (item.kind !== "option" || item.value === undefined) continue;
+      if (name === "strace" && (item.name === "-E" || item.name === "--env")) {
+        variable(item.value.value, "'strace -E'");
+      }
+      if (name === "unshare" && (item.name === "-R" || item.name === "--root")) {
+        found.push(runs(item.given));
+      }
+    }
+    return found;
+  }
+  for (const word of leadingOptions(args)) {
+    const value = word.value;
+    const option = value.split("=", 1)[0] as string;
+    const attached = value.includes("=") ? value.slice(value.indexOf("=") + 1) : undefined;
+    if (name === "dbus-run-session" && /^--(dbus-daemon|config-file)$/.test(option)) {
+      found.push(runs(option));
+    } else if (name === "fakeroot" && /^(--faked|--lib|-l)$/.test(option)) {
+      found.push(runs(option));
+    } else if (name === "fakeroot" && /^(-s|-i)$/.test(option)) {
+      found.push({ level: Medium, reason: `'fakeroot ${option}' saves or loads a state file.` });
+    } else if (name === "firejail") {
+      if (/^--(env|rmenv)$/.test(option) && attached !== undefined) {
+        variable(
+          option === "--rmenv" ? (attached.split("=", 1)[0] as string) : attached,
+          "'firejail --rmenv'",
+        );
+      } else if (/^--output(-stderr)?$/.test(option) && attached !== undefined) {
+        found.push({ level: Medium, reason: `'firejail' writes its output to '${attached}'.` });
+        const target = writeTargetFinding("'firejail'", attached, word.dynamic);
+        if (target !== undefined) found.push(target);
+      } else if (option === "--join" || option.startsWith("--join-")) {
+        found.push({
+          level: High,
+          reason: "'firejail --join' runs the command inside another process's sandbox.",
+        });
+      } else {
+        found.push({
+          level: Medium,
+          reason: `'firejail ${option}' changes where and how the command runs.`,
+        });
+      }
+    }
   }
   return found;
 }
