@@ -664,7 +664,11 @@ export function unwrapCommand(original: readonly ShellWord[]): UnwrappedCommand 
       // string is split into env's own arguments (`env -S'-i git status'` is `env -i git status`).
       const rest = words.slice(next).map((w) => w.value);
       const line = [...found, ...rest].join(" ");
-      scripts.splice(scripts.length - found.length, found.length, name === "env" ? `env ${line}` : line);
+      scripts.splice(
+        scripts.length - found.length,
+        found.length,
+        name === "env" ? `env ${line}` : line,
+      );
       next = words.length;
     }
     words = words.slice(next);
