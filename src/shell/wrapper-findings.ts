@@ -156,7 +156,8 @@ function optionFindings(name: string, args: readonly ShellWord[]): RiskFinding[]
       if (item.kind === "operand" || item.kind === "built") break;
       if (item.kind !== "option" || item.value === undefined) continue;
       if (name === "strace" && (item.name === "-E" || item.name === "--env")) {
-        variable(item.value.value, "'strace -E'");
+        // A variable whose name is built by expansion may be any of them.
+        variable(item.value.dynamic ? "GIT_CONFIG_COUNT=" : item.value.value, "'strace -E'");
       }
       if (name === "unshare" && (item.name === "-R" || item.name === "--root")) {
         found.push(runs(item.given));
@@ -202,6 +203,7 @@ function optionFindings(name: string, args: readonly ShellWord[]): RiskFinding[]
 
 /** `exec -c cmd` and `setpriv --reset-env cmd` run the command with an empty environment. */
 function clearsEnvironment(name: string, args: readonly ShellWord[]): boolean {
+  if (name !== "exec" && name !== "setpriv") return false;
   for (const word of args) {
     const value = word.value;
     if (word.dynamic) return true;

@@ -191,6 +191,7 @@ describe("a second red team's ways to git's configuration, a program of the mode
     "strace -E GIT_CONFIG_COUNT=0 git status",
     "strace -E LD_PRELOAD=./x.so true",
     "strace --env GIT_CONFIG_COUNT git status",
+    'strace -E "$X" git status',
     "unshare --root root ls",
     "unshare -rR root ls",
     "dbus-run-session --dbus-daemon=bin/evil true",
@@ -229,5 +230,9 @@ describe("a second red team's ways to git's configuration, a program of the mode
     "git status",
   ])("%s stays Low", (command) => {
     expect(risk(command)).toBe(Low);
+  });
+
+  it("says nothing of an empty environment for a wrapper that cannot clear it", () => {
+    expect(assessCommandRisk('time "$X" ls').reasons.join(" ")).not.toContain("empty environment");
   });
 });
