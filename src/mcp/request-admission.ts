@@ -18,8 +18,8 @@ export interface RequestAdmissionHooks {
  * the server at a time, and none is handed on while the output waits to drain ({@link
  * RequestAdmission.blocked}); the others wait here, in order, and every one is answered in the
  * end. So a client that sends calls without reading the answers makes the server hold at most
- * `maxInFlight` answers, not one for every call it sent; and 10,000 calls in flight are served a
- * few hundred at a time.
+ * `maxInFlight` answers, not one for every call it sent; and 10,000 calls in flight are served
+ * `maxInFlight` at a time.
  *
  * Notifications and responses pass at once: a `notifications/cancelled` for a request still
  * waiting here takes it out (it is never run nor answered, as MCP allows), one for a request with

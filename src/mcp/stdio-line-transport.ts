@@ -26,7 +26,9 @@ const MAX_REQUESTS_WAITING = 16_384;
  * one and `null` otherwise. An object without a method but with an id, a result or an error is
  * taken for a malformed response (the client's answer to a request of ours) and only reported
  * through `onerror`: its id is one of ours, and an answer to an answer could loop. Errors thrown
- * by `onerror` or `onmessage` are caught: one bad line never stops the reading.
+ * by `onerror` or `onmessage` are caught: one bad line never stops the reading. Requests reach
+ * the server through a {@link RequestAdmission}: at most 64 at a time, none while the output waits
+ * to drain (no input is read then either), and one whose id is still in flight is refused.
  *
  * @internal
  */
