@@ -158,23 +158,31 @@ export class PostgresAuditLog extends AuditLogBase {
   }
 
   protected async recover(): Promise<number> {
+    // One connection for both tries: a failed statement's error reaches the client before its
+    // transaction is rolled back, so another connection could still find the dead owners' locks
+    // held (by that rollback) and recover nothing; this one's next statement runs after it.
+    const client = await this.#pool.connect();
     try {
-      const result = await this.#pool.query(this.#recoverSql, [
-        LEASE_LOCK_CLASS,
-        auditStatusCode(AuditStatus.Interrupted),
-        INTERRUPTED_MESSAGE,
-        ToolErrorCode.Interrupted,
-      ]);
-      return result.rowCount ?? 0;
-    } catch {
-      // One row the audit table refuses (a key let in before keys were checked, a damaged row)
-      // fails the whole statement: go row by row, reporting and skipping what cannot be written.
-      return this.#recoverRowByRow();
+      try {
+        const result = await client.query(this.#recoverSql, [
+          LEASE_LOCK_CLASS,
+          auditStatusCode(AuditStatus.Interrupted),
+          INTERRUPTED_MESSAGE,
+          ToolErrorCode.Interrupted,
+        ]);
+        return result.rowCount ?? 0;
+      } catch {
+        // One row the audit table refuses (a key let in before keys were checked, a damaged
+        // row) fails the whole statement: go row by row, reporting and skipping what cannot be
+        // written.
+        return await this.#recoverRowByRow(client);
+      }
+    } finally {
+      client.release();
     }
   }
 
-  async #recoverRowByRow(): Promise<number> {
-    const client = await this.#pool.connect();
+  async #recoverRowByRow(client: pg.PoolClient): Promise<number> {
     let written = 0;
     try {
       await client.query("BEGIN");
@@ -206,8 +214,6 @@ export class PostgresAuditLog extends AuditLogBase {
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
       throw error;
-    } finally {
-      client.release();
     }
     return written;
   }
