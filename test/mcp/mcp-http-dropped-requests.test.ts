@@ -39,6 +39,16 @@ async function openSession(): Promise<string> {
   return sessionId;
 }
 
+/** Resolves when the executor has started a call (the POST is with the server by then). */
+function started(): Promise<void> {
+  return new Promise((resolve) => {
+    const off = runtime.executor.events.on("executionStarted", () => {
+      off();
+      resolve();
+    });
+  });
+}
+
 const sleepCall = (id: number, seconds: number) => ({
   jsonrpc: "2.0",
   id,
@@ -50,14 +60,15 @@ describe("aintern mcp over HTTP, 2025-era sessions", () => {
   it("cancels a call whose client dropped its POST, and audits it so", async () => {
     const sessionId = await openSession();
     const drop = new AbortController();
-    const started = Date.now();
+    const began = Date.now();
+    const running = started();
     const pending = postLegacy(http.url, sleepCall(7, 20), {
       token,
       sessionId,
       signal: drop.signal,
     });
     // The call is running (its command sleeps 20 s) when the client gives up on it.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await running;
     drop.abort();
     await pending.then((r) => r.text()).catch(() => undefined);
     const row = await eventually(async () => {
@@ -66,7 +77,7 @@ describe("aintern mcp over HTTP, 2025-era sessions", () => {
       return entries[0]!;
     });
     expect(row.status).toBe("cancelled");
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - began).toBeLessThan(15_000);
   }, 30_000);
 
   it("refuses a body nested too deep with 400 and -32600, not a 500", async () => {
@@ -113,8 +124,9 @@ describe("aintern mcp over HTTP, 2025-era sessions", () => {
 
   it("refuses a second POST with the id of a request still in flight, and answers the first", async () => {
     const sessionId = await openSession();
-    const first = postLegacy(http.url, sleepCall(9, 1), { token, sessionId });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const running = started();
+    const first = postLegacy(http.url, sleepCall(9, 2), { token, sessionId });
+    await running;
     const second = await postLegacy(http.url, sleepCall(9, 0), { token, sessionId });
     expect(second.status).toBe(409);
     expect(await second.json()).toMatchObject({
