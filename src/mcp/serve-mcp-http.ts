@@ -492,17 +492,12 @@ function refuse(
   if (refusal.why !== undefined) challenge.push(`error_description="${quoted(refusal.why)}"`);
   res.setHeader("WWW-Authenticate", challenge.join(", "));
   const what = oauth
-    ? "send a valid access token (Authorization: Bearer <token>)"
-    : "send the bearer token aintern printed at start (Authorization: Bearer <token>)";
+    ? "Send a valid access token (Authorization: Bearer <token>)."
+    : "Send the bearer token aintern printed at start (Authorization: Bearer <token>).";
   const why = refusal.why === undefined ? "" : ` ${refusal.why}.`;
-  sendJson(
-    res,
-    scopes.length > 0 ? 403 : 401,
-    rpcError(
-      -32001,
-      `${scopes.length > 0 ? "Forbidden" : "Unauthorized"}:${why} ${what[0]!.toUpperCase()}${what.slice(1)}.`,
-    ),
-  );
+  const status = scopes.length > 0 ? 403 : 401;
+  const title = status === 403 ? "Forbidden" : "Unauthorized";
+  sendJson(res, status, rpcError(-32001, `${title}:${why} ${what}`));
 }
 
 /** The principal of a request: its OAuth subject and client, or "" (the shared bearer token). */

@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import { cliArgs, makeWorkspace, repoRoot } from "./mcp-support.js";
+import { cliArgs, legacyInitialize, makeWorkspace, repoRoot } from "./mcp-support.js";
 
 /** The resident memory of a process, in MB (Linux). */
 function residentMb(pid: number): number {
@@ -38,16 +38,7 @@ describe.runIf(process.platform === "linux")(
       lines.on("line", (line) => answers.push(JSON.parse(line) as Record<string, unknown>));
       const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
       try {
-        send({
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "t", version: "1" },
-          },
-        });
+        send({ ...legacyInitialize("backpressure"), id: 0 });
         await expect.poll(() => answers.length, { timeout: 30_000 }).toBe(1);
         send({ jsonrpc: "2.0", method: "notifications/initialized" });
         const before = residentMb(child.pid as number);

@@ -62,6 +62,14 @@ async function microtasks(count: number): Promise<void> {
 }
 
 /** Records execution `executionId` as completed in `store`'s audit log. */
+/** The store module loaded a second time: another copy of the library in this process. */
+async function secondCopy(): Promise<typeof import("../../src/store/index.js")> {
+  vi.resetModules();
+  const copy: typeof import("../../src/store/index.js") = await import("../../src/store/index.js");
+  expect(copy.openStore).not.toBe(openStore);
+  return copy;
+}
+
 function complete(store: Store, executionId: string): Promise<void> {
   const at = new Date();
   return store.audit.complete({
@@ -212,11 +220,7 @@ describe("stores of one process on one SQLite file", () => {
       const agent = closing(await openStore(`sqlite:${file}`));
       // A second copy (two versions in one program, a bundle beside the package): its turns were
       // its own, and the two copies' stores deadlocked as two stores of one copy did before turns.
-      vi.resetModules();
-      const copy: typeof import("../../src/store/index.js") = await import(
-        "../../src/store/index.js"
-      );
-      expect(copy.openStore).not.toBe(openStore);
+      const copy = await secondCopy();
       const consoleSide = closing(await copy.openStore(`sqlite:${file}`));
       await openEachInTurn([agent, consoleSide], 10);
     }));
@@ -225,10 +229,7 @@ describe("stores of one process on one SQLite file", () => {
     inNewFolder(async (folder, closing) => {
       const file = join(folder, "audit.db");
       const agent = closing(await openStore(`sqlite:${file}`));
-      vi.resetModules();
-      const copy: typeof import("../../src/store/index.js") = await import(
-        "../../src/store/index.js"
-      );
+      const copy = await secondCopy();
       const consoleSide = closing(await copy.openStore(`sqlite:${file}`));
       // The row waits in the agent's journal for its write-behind insert (20 ms): the console's
       // read, through the other copy, inserts it first, as a read through this copy's stores does.
@@ -278,10 +279,7 @@ describe("stores given one in-memory Database", () => {
       // with "cannot start a transaction within a transaction".
       const agent = await openSqliteStore(database);
       const consoleSide = await openSqliteStore(database);
-      vi.resetModules();
-      const copy: typeof import("../../src/store/index.js") = await import(
-        "../../src/store/index.js"
-      );
+      const copy = await secondCopy();
       const third = await copy.openSqliteStore(database);
       await openEachInTurn([agent, consoleSide, third], 30);
       // Audit rows and approvals at once, on all three.
