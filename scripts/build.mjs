@@ -14,10 +14,10 @@ const entries = new Set([
     .filter((target) => typeof target === "object")
     .map((target) => toSource(target.import)),
   ...Object.values(pkg.bin).map(toSource),
-  // Started as separate processes (by the sandbox; by the gateway, to outlive it); found
+  // Started as separate processes (by the sandbox; the orphan reaper, to outlive its owner); found
   // through core's packageFileUrl.
   "src/sandbox/process-worker-main.ts",
-  "src/mcp/upstream-reaper-main.ts",
+  "src/sandbox/orphan-reaper-main.ts",
 ]);
 
 rmSync("dist", { recursive: true, force: true });

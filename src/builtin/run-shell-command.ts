@@ -6,11 +6,35 @@ import {
   outputPipesOf,
   statOf,
 } from "../sandbox/kill-process-tree.js";
+import { reapIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
 
 /** After the call's processes are killed, output still not closed within this is abandoned. */
 const closeGraceMs = 200;
 /** After the shell exits, output still open this long means a process left its group. */
 const exitSweepMs = 50;
+
+/** The commands running now: killed, with what they started, when this process exits. */
+const running = new Set<CallProcessMarks>();
+let exitHookInstalled = false;
+
+/**
+ * Kills every running command's processes when this process exits with commands still running
+ * (`process.exit`, a sandbox worker whose host closed its channel). A process killed outright
+ * runs no handler: the orphan reaper covers that.
+ */
+function killRunningOnExit(marks: CallProcessMarks): void {
+  running.add(marks);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const left of running) killCallProcesses(left);
+  });
+}
+
+function ended(marks: CallProcessMarks): void {
+  running.delete(marks);
+  stopReaping(marks);
+}
 
 /** What {@link runShellCommand} runs, and its limits. */
 export interface ShellCommandRequest {
@@ -94,6 +118,11 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
             pipes: outputPipesOf(pid),
             startTime: statOf(pid)?.startTime ?? 0,
           };
+    if (marks !== undefined) {
+      killRunningOnExit(marks);
+      // Killed outright, this process runs no handler: the orphan reaper then ends the command.
+      reapIfOwnerDies(marks);
+    }
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
     const killAll = (): void => {
@@ -135,6 +164,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     child.stderr.on("data", collect("stderr"));
 
     child.once("error", (error) => {
+      if (marks !== undefined) ended(marks);
       signal.removeEventListener("abort", onAbort);
       rejectPromise(error);
     });
@@ -152,6 +182,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     const finish = (): void => {
       if (settled) return;
       settled = true;
+      if (marks !== undefined) ended(marks);
       if (graceTimer !== undefined) clearTimeout(graceTimer);
       signal.removeEventListener("abort", onAbort);
       const output = splitOutput(

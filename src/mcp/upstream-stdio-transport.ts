@@ -14,7 +14,7 @@ import {
   outputPipesOf,
   statOf,
 } from "../sandbox/kill-process-tree.js";
-import { reapIfGatewayDies, stopReaping } from "./upstream-reaper.js";
+import { reapIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
 
 /** How often the process is looked for when the SDK does not expose it (see below). */
 const PID_POLL_MS = 250;
@@ -35,7 +35,7 @@ const PID_POLL_MS = 250;
  * and descends from it, carries its marker, holds its stdin or stdout, or was in its tree when
  * the close began, is stopped and killed ({@link killCallProcesses}); so are they when the
  * gateway's process exits with the server still running, and, by a reaper process of its own
- * (upstream-reaper.ts), when the gateway is killed outright (SIGKILL runs no handler).
+ * (src/sandbox/orphan-reaper.ts), when the gateway is killed outright (SIGKILL runs no handler).
  * Elsewhere only the server itself is killed.
  *
  * @internal
@@ -164,7 +164,7 @@ export class UpstreamStdioTransport implements Transport {
       startTime: stat.startTime,
       ownGroup: false,
     };
-    reapIfGatewayDies(this.#marks);
+    reapIfOwnerDies(this.#marks);
   }
 
   /**

@@ -14,6 +14,7 @@ import {
 } from "./kill-process-tree.js";
 import { ResidentMemoryWatch, readMemoryUse } from "./memory-watchdog.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
+import { reapIfOwnerDies, stopReaping } from "./orphan-reaper.js";
 import { OutputCapture } from "./output-capture.js";
 import {
   dataLimitBytes,
@@ -237,6 +238,9 @@ export class WorkerProcess {
         pipes: [],
         startTime: statOf(this.pid)?.startTime ?? 0,
       };
+      // A hung tool cannot hear its channel end: killed outright, this process has the orphan
+      // reaper end the worker and what its tool started.
+      reapIfOwnerDies(this.#marks);
     }
     this.#channel = this.#child.stdio[3] as Socket;
     const stdout = this.#child.stdout as Readable;
@@ -538,6 +542,7 @@ export class WorkerProcess {
     this.#markExited(code, signal);
     // The group's other members (the tool's own children) go with it.
     this.#killGroup();
+    if (this.#marks !== undefined) stopReaping(this.#marks);
     if (!this.#startSettled) {
       const how = signal === null ? `exited with code ${code}` : `was killed by ${signal}`;
       this.#failStart(new Error(`The worker ${how} before it was ready.`));

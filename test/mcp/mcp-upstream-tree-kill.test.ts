@@ -253,7 +253,7 @@ describe.runIf(onLinux)("an upstream's processes", () => {
           const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
           const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
           const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-          if (cmdline.includes("upstream-reaper-main") && parent === gateway.pid)
+          if (cmdline.includes("orphan-reaper-main") && parent === gateway.pid)
             return Number(entry);
         } catch {
           // Gone meanwhile.

@@ -1,14 +1,17 @@
-// The reaper of a gateway's upstream servers (src/mcp/upstream-reaper-main.ts), driven as the
-// gateway drives it: it kills the processes of the servers still listed when its input ends,
-// and leaves alone those the gateway said it stopped, and anything its input named badly.
+// The orphan reaper (src/sandbox/orphan-reaper-main.ts), driven as its owner drives it: it kills
+// the processes still listed when its input ends, and leaves alone those the owner said it
+// stopped, and anything its input named badly.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { eventually } from "./mcp-support.js";
+import type { CallProcessMarks } from "../../src/sandbox/kill-process-tree.js";
+import { eventually } from "../mcp/mcp-support.js";
 
-const reaperMain = fileURLToPath(new URL("../../src/mcp/upstream-reaper-main.ts", import.meta.url));
+const reaperMain = fileURLToPath(
+  new URL("../../src/sandbox/orphan-reaper-main.ts", import.meta.url),
+);
 const started: ChildProcess[] = [];
 
 afterAll(() => {
@@ -52,7 +55,7 @@ function startReaper(args: string[] = []): {
 const alive = (child: ChildProcess): boolean =>
   child.exitCode === null && child.signalCode === null;
 
-describe.runIf(process.platform === "linux")("the upstream reaper", () => {
+describe.runIf(process.platform === "linux")("the orphan reaper", () => {
   it("kills the servers it was started with when its input ends before any line", async () => {
     // A gateway killed right after starting a reaper has written nothing to it: the servers
     // running then are in its argument.
@@ -97,4 +100,35 @@ describe.runIf(process.platform === "linux")("the upstream reaper", () => {
     expect(await exited).toBe(0);
     await eventually(() => expect(alive(listed.child)).toBe(false), 5_000);
   }, 20_000);
+});
+
+describe.runIf(process.platform === "linux")("the orphan reaper's owner side", () => {
+  it("starts one reaper for what it lists, ends it once nothing was listed for a while, and starts another when needed", async () => {
+    const { orphanReaperForTests, reapIfOwnerDies, stopReaping } = await import(
+      "../../src/sandbox/orphan-reaper.js"
+    );
+    orphanReaperForTests.idleEndMs = 300;
+    const first = fakeUpstream();
+    const second = fakeUpstream();
+    const marksOf = (line: string) => JSON.parse(line.slice(1)) as CallProcessMarks;
+    reapIfOwnerDies(marksOf(first.line));
+    reapIfOwnerDies(marksOf(second.line));
+    const reaper = orphanReaperForTests.pid;
+    expect(reaper).toBeGreaterThan(1);
+    stopReaping(marksOf(first.line));
+    // One still listed: kept past the idle time.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(orphanReaperForTests.pid).toBe(reaper);
+    stopReaping(marksOf(second.line));
+    await eventually(() => expect(orphanReaperForTests.pid).toBeUndefined(), 5_000);
+    // Ended with its input, it reaped nothing: both were taken off its list.
+    await eventually(() => expect(() => process.kill(reaper!, 0)).toThrow(), 10_000);
+    expect(alive(first.child) && alive(second.child)).toBe(true);
+    // The next one listed gets a new reaper.
+    const third = fakeUpstream();
+    reapIfOwnerDies(marksOf(third.line));
+    expect(orphanReaperForTests.pid).toBeGreaterThan(1);
+    expect(orphanReaperForTests.pid).not.toBe(reaper);
+    stopReaping(marksOf(third.line));
+  }, 30_000);
 });

@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import { packageFileUrl } from "../core/index.js";
+import { type CallProcessMarks, markerVariable } from "./kill-process-tree.js";
+import { sourceLoaderArgs } from "./process-launch.js";
+
+/**
+ * This process's side of the orphan reaper (orphan-reaper-main.ts): a process started once, with
+ * the first process aintern starts that must not outlive it (a gateway's upstream server, a
+ * terminal command's shell, a process-isolated tool's worker), in a session of its own (a signal
+ * to this process's group or terminal does not reach it). It kills the listed processes, and
+ * the processes they started, if this process dies without doing so itself: killed outright
+ * (SIGKILL, the OOM killer), it runs no handler of its own. This process keeps the only write
+ * end of the reaper's stdin, so the reaper hears of its death, however it came, as the end of
+ * its input. What is listed when it starts is in its arguments; later ones are written to its
+ * input. Linux only, as the search for a call's processes is.
+ *
+ * @internal
+ */
+let reaper: ChildProcess | undefined;
+// A process-isolated tool's worker has one of its own for the commands it runs: the host's
+// death kills the worker outright (its parent-death signal), before the host's reaper could find
+// the commands through it.
+let unavailable = process.platform !== "linux";
+/** Whether a reaper has run for a second once: one that dies later was killed, not broken. */
+let workedOnce = false;
+/** What the reaper must kill if this process dies, by marker: sent again to a new reaper. */
+const listed = new Map<string, CallProcessMarks>();
+
+function started(): ChildProcess | undefined {
+  if (unavailable) return undefined;
+  if (reaper !== undefined) return reaper;
+  try {
+    const script = fileURLToPath(packageFileUrl("sandbox/orphan-reaper-main.ts"));
+    // What is listed now goes in its arguments, which it has from its start: written to its
+    // input instead, they could still sit in this process's stream when it is killed outright,
+    // and a reaper started just before that would reap nothing.
+    const initial = JSON.stringify([...listed.values()]);
+    // Without this process's own call marker (a worker's): a search for the call's processes
+    // after the worker's death must not find, and kill, the reaper before it reaps.
+    const { [markerVariable]: _marker, ...env } = process.env;
+    const child = spawn(process.execPath, [...sourceLoaderArgs(), script, initial], {
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+      env,
+    });
+    child.once("error", () => {
+      unavailable = true;
+    });
+    const startedAt = Date.now();
+    child.once("exit", () => {
+      if (reaper !== child) return;
+      reaper = undefined;
+      const lived = Date.now() - startedAt >= 1_000;
+      if (lived) workedOnce = true;
+      // One that ends as it starts and never ran (its script missing, say) is not started
+      // again. Killed by someone while processes are listed: replaced and told of them, at once, or a
+      // second later when it was killed as it started (at most one start a second).
+      if (!workedOnce) unavailable = true;
+      else if (listed.size > 0) {
+        if (lived) started();
+        else setTimeout(() => reaper ?? (listed.size > 0 ? started() : undefined), 1_000).unref();
+      }
+    });
+    child.stdin?.on("error", () => undefined);
+    // Neither the reaper nor its pipe keeps this process running.
+    child.unref();
+    (child.stdin as unknown as Socket | null)?.unref();
+    reaper = child;
+    return child;
+  } catch {
+    unavailable = true;
+    return undefined;
+  }
+}
+
+/** Has the reaper kill the processes `marks` finds if this process dies first. */
+export function reapIfOwnerDies(marks: CallProcessMarks): void {
+  listed.set(marks.environmentMarker, marks);
+  if (idleTimer !== undefined) {
+    clearTimeout(idleTimer);
+    idleTimer = undefined;
+  }
+  if (reaper !== undefined) reaper.stdin?.write(lineOf(marks));
+  // A reaper started now is sent everything listed, this one included.
+  else started();
+}
+
+function lineOf(marks: CallProcessMarks): string {
+  return `+${JSON.stringify(marks)}\n`;
+}
+
+/** The processes `marks` finds were stopped by this process itself: the reaper forgets them. */
+export function stopReaping(marks: CallProcessMarks): void {
+  if (!listed.delete(marks.environmentMarker)) return;
+  if (reaper === undefined) return;
+  reaper.stdin?.write(`-${marks.environmentMarker}\n`);
+  if (listed.size === 0) idleTimer ??= setTimeout(endIfIdle, idleEndMs).unref();
+}
+
+/** How long a reaper with nothing listed is kept, for the next command, before it is ended. */
+let idleEndMs = 30_000;
+
+/** The reaper's pid while one runs, and the idle time before it is ended (tests). @internal */
+export const orphanReaperForTests = {
+  get pid(): number | undefined {
+    return reaper?.pid;
+  },
+  set idleEndMs(ms: number) {
+    idleEndMs = ms;
+  },
+};
+let idleTimer: NodeJS.Timeout | undefined;
+
+/**
+ * Ends the reaper when nothing was listed for {@link idleEndMs}: a process that ran a command
+ * once does not keep a second one for the rest of its life. Ended from this side (its input
+ * closed, with nothing listed), so no line can be on its way to a reaper that is leaving.
+ */
+function endIfIdle(): void {
+  idleTimer = undefined;
+  const idle = reaper;
+  if (idle === undefined || listed.size > 0) return;
+  reaper = undefined;
+  idle.stdin?.end();
+}
