@@ -22,6 +22,7 @@ import {
   IntrospectionUnavailableError,
 } from "./introspection-verifier.js";
 import { MAX_MESSAGE_DEPTH, tooDeepMessage } from "./message-depth.js";
+import { isRequestLike, requestShapeProblem } from "./request-shape.js";
 
 /** Options of {@link serveMcpHttp}. */
 export interface ServeMcpHttpOptions {
@@ -205,6 +206,16 @@ export async function serveMcpHttp(
       }
       if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH)) {
         return sendJson(res, 400, rpcError(-32600, tooDeepMessage));
+      }
+      for (const message of Array.isArray(body) ? body : [body]) {
+        const problem = isRequestLike(message) ? requestShapeProblem(message) : undefined;
+        if (problem === undefined) continue;
+        const { id } = message as { id: unknown };
+        return sendJson(res, 400, {
+          jsonrpc: "2.0",
+          id: typeof id === "string" || typeof id === "number" ? id : null,
+          error: { code: -32600, message: `Invalid Request: ${problem}` },
+        });
       }
     }
 

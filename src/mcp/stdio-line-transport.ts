@@ -9,6 +9,7 @@ import {
 import { nestsDeeperThan } from "../core/index.js";
 import { MAX_MESSAGE_DEPTH, tooDeepMessage } from "./message-depth.js";
 import { RequestAdmission } from "./request-admission.js";
+import { isRequestLike, requestShapeProblem } from "./request-shape.js";
 import { StdioLineFraming } from "./stdio-line-framing.js";
 
 /** Requests with the server at a time; the others wait in the transport (see RequestAdmission). */
@@ -236,6 +237,11 @@ export class StdioLineTransport implements Transport {
         INVALID_REQUEST,
         "Invalid Request: JSON-RPC batches are not supported; send one message per line",
       );
+      return;
+    }
+    const shapeProblem = isRequestLike(value) ? requestShapeProblem(value) : undefined;
+    if (shapeProblem !== undefined) {
+      this.#answer(requestId(value), INVALID_REQUEST, `Invalid Request: ${shapeProblem}`);
       return;
     }
     let message: JSONRPCMessage;

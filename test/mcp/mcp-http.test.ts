@@ -114,6 +114,56 @@ describe("aintern mcp over Streamable HTTP", () => {
     ).toEqual({ text: "ok" });
   });
 
+  it("names the field at fault in one line, never a schema dump, for a malformed request in a session", async () => {
+    const client = await connected();
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+    const post = async (id: number, method: string, params: unknown) => {
+      const response = await fetch(server.url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          Authorization: `Bearer ${server.token}`,
+          "Mcp-Session-Id": sessionId,
+          "Mcp-Protocol-Version": "2025-06-18",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+      });
+      const text = await response.text();
+      const json = /^data: (.*)$/m.exec(text)?.[1] ?? text;
+      return {
+        status: response.status,
+        error: (JSON.parse(json) as { error: { code: number; message: string } }).error,
+      };
+    };
+    const badName = await post(1, "tools/call", { name: 42 });
+    expect(badName.error).toEqual({
+      code: -32602,
+      message: "Invalid tools/call request: params.name: expected string, received number",
+    });
+    const badCursor = await post(2, "tools/list", { cursor: 5 });
+    expect(badCursor.error).toEqual({
+      code: -32602,
+      message: "Invalid params: params.cursor: expected string, received number",
+    });
+    const badToken = await post(3, "tools/call", {
+      name: "echo",
+      arguments: { text: "x" },
+      _meta: { progressToken: { a: 1 } },
+    });
+    expect(badToken).toEqual({
+      status: 400,
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: params._meta.progressToken: expected a string or an integer, received an object",
+      },
+    });
+    expect(
+      (await client.callTool({ name: "echo", arguments: { text: "ok" } })).structuredContent,
+    ).toEqual({ text: "ok" });
+  });
+
   it("cancels and audits a call whose client ends its session mid-call", async () => {
     const client = newClient();
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {

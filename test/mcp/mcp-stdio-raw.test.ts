@@ -89,6 +89,88 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
     });
   });
 
+  it("names the field at fault in one line, never a schema dump, for every malformed part of a request", async () => {
+    // The SDK dropped these unanswered (a progress token that is not a string or an integer) or
+    // answered with zod's multi-line JSON dump, or as an internal error (a list's params).
+    const cases: [string, unknown, number, RegExp][] = [
+      [
+        "tools/call",
+        { name: 42 },
+        -32602,
+        /^Invalid tools\/call request: params\.name: expected string, received number$/,
+      ],
+      [
+        "tools/call",
+        { name: "echo", arguments: "x" },
+        -32602,
+        /params\.arguments: expected record, received string$/,
+      ],
+      [
+        "tools/call",
+        { name: "echo", arguments: [1] },
+        -32602,
+        /params\.arguments: expected record, received array$/,
+      ],
+      [
+        "tools/call",
+        undefined,
+        -32602,
+        /^Invalid tools\/call request: params: expected object, received undefined$/,
+      ],
+      [
+        "tools/list",
+        { cursor: 5 },
+        -32602,
+        /^Invalid params: params\.cursor: expected string, received number$/,
+      ],
+      [
+        "tools/call",
+        { name: "echo", arguments: { text: "x" }, _meta: { progressToken: { a: 1 } } },
+        -32600,
+        /^Invalid Request: params\._meta\.progressToken: expected a string or an integer, received an object$/,
+      ],
+      [
+        "tools/call",
+        { name: "echo", _meta: { progressToken: true } },
+        -32600,
+        /progressToken: expected a string or an integer, received a boolean$/,
+      ],
+      [
+        "tools/call",
+        { name: "echo", _meta: { progressToken: 1.5 } },
+        -32600,
+        /progressToken: expected a string or an integer, received a number that is not an integer$/,
+      ],
+      [
+        "tools/call",
+        { name: "echo", _meta: [] },
+        -32600,
+        /^Invalid Request: params\._meta: expected an object, received an array$/,
+      ],
+      [
+        "tools/list",
+        [1, 2],
+        -32600,
+        /^Invalid Request: params: expected an object, received an array$/,
+      ],
+    ];
+    for (const [method, params, code, message] of cases) {
+      const answer = await request(method, params);
+      const error = answer.error as { code: number; message: string };
+      expect([method, params, error.code]).toEqual([method, params, code]);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toMatch(/\n|"code":/);
+    }
+    const ok = await request("tools/call", {
+      name: "echo",
+      arguments: { text: "alive" },
+      _meta: { progressToken: 7 },
+    });
+    expect((ok.result as { structuredContent: unknown }).structuredContent).toEqual({
+      text: "alive",
+    });
+  });
+
   it("answers every one of 10,000 calls in flight from one client, then serves the next", async () => {
     const answers = Array.from({ length: 10_000 }, (_, i) =>
       request("tools/call", { name: "echo", arguments: { text: `n${i}` } }),
