@@ -6,7 +6,7 @@ import {
   outputPipesOf,
   statOf,
 } from "../sandbox/kill-process-tree.js";
-import { reapIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
+import { reapIfOwnerDies, startOrphanReaper, stopReaping } from "../sandbox/orphan-reaper.js";
 
 /** After the call's processes are killed, output still not closed within this is abandoned. */
 const closeGraceMs = 200;
@@ -85,9 +85,10 @@ export function killProcessGroup(pgid: number): void {
  * and resolves when its output is closed. An abort kills with SIGKILL the whole group and, on
  * Linux, every process of the call found in `/proc` (descendants by ppid, holders of its output
  * pipes, carriers of its environment marker), so a process that left the group with `setsid`
- * ends too. When the shell exits on its own, its group is killed, and if the output is still
- * open 50 ms later every process of the call is found and killed the same way. Output still open
- * 200 ms after that is no longer read: the call ends anyway.
+ * ends too. When the shell exits on its own, every process of the call is found and killed the
+ * same way (also one that left the group and closed its output), and searched for again if the
+ * output is still open 50 ms later. Output still open 200 ms after that is no longer read: the
+ * call ends anyway.
  *
  * Output is decoded as UTF-8 and capped at `maxOutputBytes` for stdout and stderr together;
  * the rest is still read (so the command never blocks on a full pipe) and dropped. The split
@@ -99,6 +100,8 @@ export function killProcessGroup(pgid: number): void {
 export function runShellCommand(request: ShellCommandRequest): Promise<ShellCommandOutcome> {
   const { command, cwd, maxOutputBytes, signal, onOutput } = request;
   return new Promise((resolvePromise, rejectPromise) => {
+    // Running before the command starts: the command is listed with it as soon as it has a pid.
+    startOrphanReaper();
     const environmentMarker = `AINTERN_CALL=${randomUUID()}`;
     const env = { ...(request.env ?? process.env), AINTERN_CALL: environmentMarker.slice(13) };
     const child = spawn(request.shell ?? "/bin/sh", ["-c", command], {
@@ -171,9 +174,11 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     child.once("exit", (code, exit) => {
       exitCode = code ?? undefined;
       exitSignal = exit ?? undefined;
-      // Background processes the shell left would keep the pipes open: end the group now, and
-      // if the output is still open a moment later (a process left the group), all of them.
-      if (pid !== undefined) killProcessGroup(pid);
+      // What the shell left behind ends with it: its group, and what left the group (`setsid`,
+      // its output redirected away) found as a timeout finds it. If the output is still open a
+      // moment later (a process not found yet holds it), all of them are searched for again.
+      if (marks !== undefined) killCallProcesses(marks);
+      else if (pid !== undefined) killProcessGroup(pid);
       const sweep = setTimeout(() => {
         if (!settled) killAll();
       }, exitSweepMs);

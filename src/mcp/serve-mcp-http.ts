@@ -22,7 +22,7 @@ import {
   IntrospectionUnavailableError,
 } from "./introspection-verifier.js";
 import { MAX_MESSAGE_DEPTH, tooDeepMessage } from "./message-depth.js";
-import { isRequestLike, requestShapeProblem } from "./request-shape.js";
+import { hasMethod, requestId, requestShapeProblem } from "./request-shape.js";
 
 /** Options of {@link serveMcpHttp}. */
 export interface ServeMcpHttpOptions {
@@ -207,16 +207,8 @@ export async function serveMcpHttp(
       if (nestsDeeperThan(body, MAX_MESSAGE_DEPTH)) {
         return sendJson(res, 400, rpcError(-32600, tooDeepMessage));
       }
-      for (const message of Array.isArray(body) ? body : [body]) {
-        const problem = isRequestLike(message) ? requestShapeProblem(message) : undefined;
-        if (problem === undefined) continue;
-        const { id } = message as { id: unknown };
-        return sendJson(res, 400, {
-          jsonrpc: "2.0",
-          id: typeof id === "string" || typeof id === "number" ? id : null,
-          error: { code: -32600, message: `Invalid Request: ${problem}` },
-        });
-      }
+      const refused = malformedEnvelopes(body);
+      if (refused !== undefined) return sendJson(res, 400, refused);
     }
 
     const probe = await toWebRequest(req, body ?? null);
@@ -394,6 +386,36 @@ function parsedUrl(text: string): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The answer to a body whose messages (one, or a batch) include one with a malformed envelope
+ * (see {@link requestShapeProblem}), or undefined when none has. A batch is refused whole, every
+ * request in it answered: the malformed ones with their problem, the others as not run.
+ */
+function malformedEnvelopes(body: unknown): unknown {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const problems = messages.map((m) => (hasMethod(m) ? requestShapeProblem(m) : undefined));
+  if (problems.every((problem) => problem === undefined)) return undefined;
+  const answers = messages.flatMap((message, i) => {
+    const problem = problems[i];
+    const isRequest = typeof message === "object" && message !== null && "id" in message;
+    if (problem === undefined && !isRequest) return [];
+    return [
+      {
+        jsonrpc: "2.0",
+        id: requestId(message),
+        error: {
+          code: -32600,
+          message:
+            problem === undefined
+              ? "Invalid Request: not run, another message of its batch is malformed"
+              : `Invalid Request: ${problem}`,
+        },
+      },
+    ];
+  });
+  return Array.isArray(body) ? answers : answers[0];
 }
 
 /** The ids of the JSON-RPC requests in a POST's body (one message or a batch). */

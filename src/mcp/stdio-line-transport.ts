@@ -9,7 +9,7 @@ import {
 import { nestsDeeperThan } from "../core/index.js";
 import { MAX_MESSAGE_DEPTH, tooDeepMessage } from "./message-depth.js";
 import { RequestAdmission } from "./request-admission.js";
-import { isRequestLike, requestShapeProblem } from "./request-shape.js";
+import { hasMethod, requestId, requestShapeProblem } from "./request-shape.js";
 import { StdioLineFraming } from "./stdio-line-framing.js";
 
 /** Requests with the server at a time; the others wait in the transport (see RequestAdmission). */
@@ -239,7 +239,7 @@ export class StdioLineTransport implements Transport {
       );
       return;
     }
-    const shapeProblem = isRequestLike(value) ? requestShapeProblem(value) : undefined;
+    const shapeProblem = hasMethod(value) ? requestShapeProblem(value) : undefined;
     if (shapeProblem !== undefined) {
       this.#answer(requestId(value), INVALID_REQUEST, `Invalid Request: ${shapeProblem}`);
       return;
@@ -299,16 +299,4 @@ function firstIssue(error: unknown): string {
 function isResponseLike(value: unknown): boolean {
   if (typeof value !== "object" || value === null || "method" in value) return false;
   return "id" in value || "result" in value || "error" in value;
-}
-
-/**
- * The id of a malformed request when it is one JSON-RPC allows and JSON can carry back as it
- * came (a string, or a number a double holds exactly).
- */
-function requestId(value: unknown): string | number | null {
-  if (typeof value !== "object" || value === null || !("id" in value)) return null;
-  const id = (value as { id: unknown }).id;
-  if (typeof id === "string") return id;
-  const exact = typeof id === "number" && Number.isFinite(id);
-  return exact && (!Number.isInteger(id) || Number.isSafeInteger(id)) ? id : null;
 }

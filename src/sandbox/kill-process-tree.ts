@@ -197,7 +197,7 @@ function awaitStopped(pids: readonly number[]): void {
 }
 
 /** A process's state letter from `/proc/<pid>/stat`, or undefined when it is gone. */
-function stateOf(pid: number): string | undefined {
+export function stateOf(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { packageFileUrl } from "../core/index.js";
-import { type CallProcessMarks, markerVariable } from "./kill-process-tree.js";
+import { type CallProcessMarks, markerVariable, stateOf } from "./kill-process-tree.js";
 import { sourceLoaderArgs } from "./process-launch.js";
 
 /**
@@ -49,15 +49,16 @@ function started(): ChildProcess | undefined {
       unavailable = true;
     });
     const startedAt = Date.now();
-    child.once("exit", () => {
+    child.once("exit", (_code, signal) => {
       if (reaper !== child) return;
       reaper = undefined;
       const lived = Date.now() - startedAt >= 1_000;
       if (lived) workedOnce = true;
-      // One that ends as it starts and never ran (its script missing, say) is not started
-      // again. Killed by someone while processes are listed: replaced and told of them, at once, or a
-      // second later when it was killed as it started (at most one start a second).
-      if (!workedOnce) unavailable = true;
+      // One that exits by itself as it starts never ran (its script missing, say): not started
+      // again. Killed by someone (a signal; a command may kill it as soon as it starts) while
+      // processes are listed: replaced and told of them, at once, or a second later when it
+      // was killed as it started (at most one start a second).
+      if (signal === null && !workedOnce) unavailable = true;
       else if (listed.size > 0) {
         if (lived) started();
         else setTimeout(() => reaper ?? (listed.size > 0 ? started() : undefined), 1_000).unref();
@@ -75,6 +76,15 @@ function started(): ChildProcess | undefined {
   }
 }
 
+/**
+ * Starts the reaper now, if none runs, so that processes about to be started can be listed the
+ * moment they are: started only when they are listed, it would not yet exist if this process
+ * were killed while starting it, and they would outlive it.
+ */
+export function startOrphanReaper(): void {
+  if (reaper === undefined) started();
+}
+
 /** Has the reaper kill the processes `marks` finds if this process dies first. */
 export function reapIfOwnerDies(marks: CallProcessMarks): void {
   listed.set(marks.environmentMarker, marks);
@@ -82,9 +92,29 @@ export function reapIfOwnerDies(marks: CallProcessMarks): void {
     clearTimeout(idleTimer);
     idleTimer = undefined;
   }
+  if (reaper !== undefined && isStopped(reaper.pid)) replaceStopped(reaper);
   if (reaper !== undefined) reaper.stdin?.write(lineOf(marks));
   // A reaper started now is sent everything listed, this one included.
   else started();
+}
+
+/**
+ * Whether the process `pid` is stopped (SIGSTOP, a tracer): a stopped reaper reads nothing and
+ * would reap nothing, and a command may stop it to outlive its owner.
+ */
+function isStopped(pid: number | undefined): boolean {
+  const state = pid === undefined ? undefined : stateOf(pid);
+  return state === "T" || state === "t";
+}
+
+/** Kills a stopped reaper, which would otherwise stay stopped for good; a new one is started. */
+function replaceStopped(stopped: ChildProcess): void {
+  if (reaper === stopped) reaper = undefined;
+  try {
+    stopped.kill("SIGKILL");
+  } catch {
+    // Gone already.
+  }
 }
 
 function lineOf(marks: CallProcessMarks): string {
@@ -123,5 +153,6 @@ function endIfIdle(): void {
   const idle = reaper;
   if (idle === undefined || listed.size > 0) return;
   reaper = undefined;
-  idle.stdin?.end();
+  if (isStopped(idle.pid)) replaceStopped(idle);
+  else idle.stdin?.end();
 }

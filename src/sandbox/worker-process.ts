@@ -14,7 +14,7 @@ import {
 } from "./kill-process-tree.js";
 import { ResidentMemoryWatch, readMemoryUse } from "./memory-watchdog.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
-import { reapIfOwnerDies, stopReaping } from "./orphan-reaper.js";
+import { reapIfOwnerDies, startOrphanReaper, stopReaping } from "./orphan-reaper.js";
 import { OutputCapture } from "./output-capture.js";
 import {
   dataLimitBytes,
@@ -223,6 +223,8 @@ export class WorkerProcess {
     // Marks the worker's processes: a tool's children that leave its process group (the
     // terminal tool's shells do) are found by it, or by descent, when the worker is killed.
     const marker = crypto.randomUUID();
+    // Running before the worker starts: the worker is listed with it as soon as it has a pid.
+    startOrphanReaper();
     this.#child = spawn(launch.command, launch.args, {
       detached: true,
       stdio: ["ignore", "pipe", "pipe", "pipe"],

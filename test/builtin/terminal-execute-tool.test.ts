@@ -224,6 +224,27 @@ describe("terminal-execute", () => {
     },
   );
 
+  it.each([
+    [
+      "its output redirected away",
+      "setsid sh -c 'echo $$ > escaped.pid; exec sleep 999' >/dev/null 2>&1 &",
+    ],
+    ["its output closed", "setsid sh -c 'echo $$ > escaped.pid; exec sleep 999' >&- 2>&- &"],
+  ])(
+    "leaves no process when one left the group with %s and the command ended at once",
+    async (_how, command) => {
+      // Nothing holds the output open: the call ends as soon as the shell does, and what it left
+      // in a session of its own ends with it, found by its marker.
+      const result = await run(terminalExecuteTool, ws.root, {
+        command: `${command} while [ ! -s escaped.pid ]; do :; done`,
+      });
+      expect(result.success).toBe(true);
+      const escaped = Number.parseInt(await readFile(ws.path("escaped.pid"), "utf8"), 10);
+      expect(escaped).toBeGreaterThan(1);
+      expect(await processGone(escaped)).toBe(true);
+    },
+  );
+
   it("reports progress while the command writes output", async () => {
     const progress: ToolProgress[] = [];
     await run(

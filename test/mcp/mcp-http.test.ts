@@ -159,6 +159,46 @@ describe("aintern mcp over Streamable HTTP", () => {
           "Invalid Request: params._meta.progressToken: expected a string or an integer, received an object",
       },
     });
+    // A batch with one malformed member is refused whole, each of its requests answered.
+    const batch = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        Authorization: `Bearer ${server.token}`,
+        "Mcp-Session-Id": sessionId,
+        "Mcp-Protocol-Version": "2025-03-26",
+      },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 4, method: "ping" },
+        { jsonrpc: "2.0", id: 5, method: "ping", params: { _meta: { progressToken: 1.5 } } },
+        {
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: 1, progress: 1 },
+        },
+      ]),
+    });
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        error: {
+          code: -32600,
+          message: "Invalid Request: not run, another message of its batch is malformed",
+        },
+      },
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        error: {
+          code: -32600,
+          message:
+            "Invalid Request: params._meta.progressToken: expected a string or an integer, received a number that is not an integer",
+        },
+      },
+    ]);
     expect(
       (await client.callTool({ name: "echo", arguments: { text: "ok" } })).structuredContent,
     ).toEqual({ text: "ok" });

@@ -153,6 +153,13 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
         -32600,
         /^Invalid Request: params: expected an object, received an array$/,
       ],
+      ["tools/list", 5, -32600, /^Invalid Request: params: expected an object, received a number$/],
+      [
+        "tools/call",
+        { name: "echo", _meta: { progressToken: 1e300 } },
+        -32600,
+        /progressToken: expected a string or an integer, received an integer too large to be exact$/,
+      ],
     ];
     for (const [method, params, code, message] of cases) {
       const answer = await request(method, params);
@@ -161,6 +168,19 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
       expect(error.message).toMatch(message);
       expect(error.message).not.toMatch(/\n|"code":/);
     }
+    // A malformed notification is an invalid request whose id cannot be known (JSON-RPC): answered
+    // with id null, the field named.
+    const before = unanswered.length;
+    send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: [] } });
+    await expect.poll(() => unanswered.length - before).toBe(1);
+    expect(unanswered[before]).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message: "Invalid Request: params._meta: expected an object, received an array",
+      },
+    });
     const ok = await request("tools/call", {
       name: "echo",
       arguments: { text: "alive" },

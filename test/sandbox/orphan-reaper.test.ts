@@ -131,4 +131,38 @@ describe.runIf(process.platform === "linux")("the orphan reaper's owner side", (
     expect(orphanReaperForTests.pid).not.toBe(reaper);
     stopReaping(marksOf(third.line));
   }, 30_000);
+
+  it("replaces a reaper killed as it starts, and one stopped (SIGSTOP), so a command cannot switch reaping off", async () => {
+    const { orphanReaperForTests, reapIfOwnerDies, stopReaping } = await import(
+      "../../src/sandbox/orphan-reaper.js"
+    );
+    const marksOf = (line: string) => JSON.parse(line.slice(1)) as CallProcessMarks;
+    const listed = fakeUpstream();
+    reapIfOwnerDies(marksOf(listed.line));
+    const first = orphanReaperForTests.pid!;
+    expect(first).toBeGreaterThan(1);
+    // Killed within its first second (a command's `pkill -f orphan-reaper` as it starts).
+    process.kill(first, "SIGKILL");
+    const second = await eventually(() => {
+      const pid = orphanReaperForTests.pid;
+      expect(pid).toBeGreaterThan(1);
+      expect(pid).not.toBe(first);
+      return pid!;
+    }, 10_000);
+    // Stopped: it would read and reap nothing, and stay stopped for good. The next command
+    // listed finds it stopped, kills it and starts another.
+    process.kill(second, "SIGSTOP");
+    await eventually(() => {
+      const stat = readFileSync(`/proc/${second}/stat`, "utf8");
+      expect(stat.charAt(stat.lastIndexOf(")") + 2)).toBe("T");
+    }, 5_000);
+    const next = fakeUpstream();
+    reapIfOwnerDies(marksOf(next.line));
+    const third = orphanReaperForTests.pid!;
+    expect(third).toBeGreaterThan(1);
+    expect([first, second]).not.toContain(third);
+    await eventually(() => expect(() => process.kill(second, 0)).toThrow(), 10_000);
+    stopReaping(marksOf(listed.line));
+    stopReaping(marksOf(next.line));
+  }, 30_000);
 });
