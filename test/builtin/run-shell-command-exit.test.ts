@@ -2,31 +2,21 @@
 // channel) with a terminal command still running takes the command's processes with it: the
 // background one and the one that left for a session of its own.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventually } from "../mcp/mcp-support.js";
+import { NotedProcesses } from "../sandbox/process-helpers.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/exit-with-command.ts", import.meta.url));
-const started = new Map<number, number>();
+const started = new NotedProcesses();
+const { running } = started;
 let dir: string | undefined;
 
-function startTimeOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" || fields[0] === "X" ? undefined : Number(fields[19]);
-  } catch {
-    return undefined;
-  }
-}
-const running = (pid: number): boolean => startTimeOf(pid) === started.get(pid);
-
 afterAll(async () => {
-  for (const pid of started.keys()) if (running(pid)) process.kill(pid, "SIGKILL");
+  started.killLeft();
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
 
@@ -44,7 +34,7 @@ describe.runIf(process.platform === "linux")("a process exiting with a command r
         ),
       );
       expect(found.every((pid) => pid > 1)).toBe(true);
-      for (const pid of found) started.set(pid, startTimeOf(pid) ?? -1);
+      for (const pid of found) started.note(pid);
       return found;
     }, 20_000);
     expect(pids.every(running)).toBe(true);

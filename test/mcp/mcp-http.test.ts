@@ -117,7 +117,8 @@ describe("aintern mcp over Streamable HTTP", () => {
   it("names the field at fault in one line, never a schema dump, for a malformed request in a session", async () => {
     const client = await connected();
     const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
-    const post = async (id: number, method: string, params: unknown) => {
+    /** POSTs `body` on the session; its status and the JSON-RPC answer (from JSON or SSE). */
+    const postRaw = async (body: unknown, version = "2025-06-18") => {
       const response = await fetch(server.url, {
         method: "POST",
         headers: {
@@ -125,16 +126,19 @@ describe("aintern mcp over Streamable HTTP", () => {
           Accept: "application/json, text/event-stream",
           Authorization: `Bearer ${server.token}`,
           "Mcp-Session-Id": sessionId,
-          "Mcp-Protocol-Version": "2025-06-18",
+          "Mcp-Protocol-Version": version,
         },
-        body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+        body: JSON.stringify(body),
       });
       const text = await response.text();
-      const json = /^data: (.*)$/m.exec(text)?.[1] ?? text;
       return {
         status: response.status,
-        error: (JSON.parse(json) as { error: { code: number; message: string } }).error,
+        answer: JSON.parse(/^data: (.*)$/m.exec(text)?.[1] ?? text),
       };
+    };
+    const post = async (id: number, method: string, params: unknown) => {
+      const { status, answer } = await postRaw({ jsonrpc: "2.0", id, method, params });
+      return { status, error: (answer as { error: { code: number; message: string } }).error };
     };
     const badName = await post(1, "tools/call", { name: 42 });
     expect(badName.error).toEqual({
@@ -160,16 +164,8 @@ describe("aintern mcp over Streamable HTTP", () => {
       },
     });
     // A batch with one malformed member is refused whole, each of its requests answered.
-    const batch = await fetch(server.url, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        Authorization: `Bearer ${server.token}`,
-        "Mcp-Session-Id": sessionId,
-        "Mcp-Protocol-Version": "2025-03-26",
-      },
-      body: JSON.stringify([
+    const batch = await postRaw(
+      [
         { jsonrpc: "2.0", id: 4, method: "ping" },
         { jsonrpc: "2.0", id: 5, method: "ping", params: { _meta: { progressToken: 1.5 } } },
         {
@@ -177,10 +173,11 @@ describe("aintern mcp over Streamable HTTP", () => {
           method: "notifications/progress",
           params: { progressToken: 1, progress: 1 },
         },
-      ]),
-    });
+      ],
+      "2025-03-26",
+    );
     expect(batch.status).toBe(400);
-    expect(await batch.json()).toEqual([
+    expect(batch.answer).toEqual([
       {
         jsonrpc: "2.0",
         id: 4,

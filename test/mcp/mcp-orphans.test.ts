@@ -2,46 +2,26 @@
 // runs no handler of its own: the orphan reaper, a process of its own, kills a terminal command
 // still running (with what it left in the background or moved to a session of its own) and the
 // worker of a hung process-isolated tool, which cannot hear its channel close.
-import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { NotedProcesses } from "../sandbox/process-helpers.js";
 import { connectStdio, eventually, fixtureTools, makeWorkspace, newClient } from "./mcp-support.js";
 
 const onLinux = process.platform === "linux";
-/** Every process a test saw, with its start time: killed after the tests if left. */
-const seen = new Map<number, number>();
+/** Every process a test saw: killed after the tests if left. */
+const seen = new NotedProcesses();
+const { running } = seen;
 let cleanup: (() => Promise<void>)[] = [];
-
-function startTimeOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" || fields[0] === "X" ? undefined : Number(fields[19]);
-  } catch {
-    return undefined;
-  }
-}
-
-function note(pid: number): number {
-  const start = startTimeOf(pid);
-  if (start !== undefined) seen.set(pid, start);
-  return pid;
-}
-
-/** Whether the process noted as `pid` still runs (not gone, not a zombie, its pid not reused). */
-const running = (pid: number): boolean => startTimeOf(pid) === seen.get(pid);
 
 afterEach(async () => {
   await Promise.all(cleanup.map((c) => c()));
   cleanup = [];
 });
 
-afterAll(() => {
-  for (const pid of seen.keys()) if (running(pid)) process.kill(pid, "SIGKILL");
-});
+afterAll(() => seen.killLeft());
 
 async function serve(args: string[] = []): Promise<{
   client: Client;
@@ -71,7 +51,7 @@ async function pidIn(file: string): Promise<number> {
   return eventually(async () => {
     const pid = Number((await readFile(file, "utf8")).trim());
     expect(pid).toBeGreaterThan(1);
-    return note(pid);
+    return seen.note(pid);
   }, 20_000);
 }
 
@@ -112,7 +92,7 @@ describe.runIf(onLinux)("when `aintern mcp` is killed outright", () => {
       .catch(() => undefined);
     const pid = await eventually(() => {
       expect(worker).toBeGreaterThan(1);
-      return note(worker!);
+      return seen.note(worker!);
     }, 20_000);
     const killedAt = Date.now();
     process.kill(transport.pid!, "SIGKILL");

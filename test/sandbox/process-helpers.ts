@@ -21,6 +21,39 @@ export function processState(pid: number): string | undefined {
   }
 }
 
+/** A process's start time (clock ticks since boot), or undefined when it is gone or a zombie. */
+export function liveStartTime(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" || fields[0] === "X" ? undefined : Number(fields[19]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Processes a test saw, each noted with its start time: whether one still runs (not gone, not
+ * a zombie, its pid not reused since), and a way to kill what a failing test left.
+ */
+export class NotedProcesses {
+  readonly #starts = new Map<number, number | undefined>();
+
+  note(pid: number): number {
+    this.#starts.set(pid, liveStartTime(pid));
+    return pid;
+  }
+
+  running = (pid: number): boolean => {
+    const start = this.#starts.get(pid);
+    return start !== undefined && liveStartTime(pid) === start;
+  };
+
+  killLeft(): void {
+    for (const pid of this.#starts.keys()) if (this.running(pid)) process.kill(pid, "SIGKILL");
+  }
+}
+
 /** True when `process.kill(pid, 0)` fails with ESRCH: the process is gone and reaped. */
 export function isReaped(pid: number): boolean {
   try {
