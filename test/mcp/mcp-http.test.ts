@@ -34,6 +34,14 @@ describe("aintern mcp over Streamable HTTP", () => {
     server = await startHttpServer(["--workspace", workspace.path, "--tools", fixtureTools]);
   }, 60_000);
 
+  /** The headers of a raw JSON-RPC POST with the server's token, plus `extra`. */
+  const postHeaders = (extra: Record<string, string> = {}): Record<string, string> => ({
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    Authorization: `Bearer ${server.token}`,
+    ...extra,
+  });
+
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     await server?.stop();
@@ -99,11 +107,7 @@ describe("aintern mcp over Streamable HTTP", () => {
   it("answers malformed JSON with a parse error and keeps serving", async () => {
     const response = await fetch(server.url, {
       method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        Authorization: `Bearer ${server.token}`,
-      },
+      headers: postHeaders(),
       body: '{"jsonrpc":"2.0","id":1,"method":',
     });
     expect(response.status).toBe(400);
@@ -121,13 +125,7 @@ describe("aintern mcp over Streamable HTTP", () => {
     const postRaw = async (body: unknown, version = "2025-06-18") => {
       const response = await fetch(server.url, {
         method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          Authorization: `Bearer ${server.token}`,
-          "Mcp-Session-Id": sessionId,
-          "Mcp-Protocol-Version": version,
-        },
+        headers: postHeaders({ "Mcp-Session-Id": sessionId, "Mcp-Protocol-Version": version }),
         body: JSON.stringify(body),
       });
       const text = await response.text();
