@@ -251,3 +251,29 @@ describe("a web page of another site against the loopback HTTP server", () => {
     }
   });
 });
+
+describe("a malformed 2026-07-28 request", () => {
+  it("gets one line naming the field at fault, as a 2025-era one does", async () => {
+    const http = await serveMcpHttp(mcp, { token: "the-token" });
+    const sent: { body: string; headers: Record<string, string> }[] = [];
+    const client = await modernClient(http, "the-token", sent);
+    try {
+      await client.callTool({ name: "list-directory", arguments: { path: "." } });
+      const call = sent.find((s) => s.body.includes('"tools/call"'));
+      expect(call).toBeDefined();
+      const body = JSON.parse(call!.body) as { params: Record<string, unknown> };
+      body.params.name = 42;
+      const answer = await resend(http, { ...call!, body: JSON.stringify(body) }, 2001);
+      expect(JSON.parse(answer)).toMatchObject({
+        id: 2001,
+        error: {
+          code: -32602,
+          message: "Invalid tools/call request: params.name: expected string, received number",
+        },
+      });
+    } finally {
+      await client.close();
+      await http.close();
+    }
+  });
+});
