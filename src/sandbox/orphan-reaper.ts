@@ -14,14 +14,13 @@ import { sourceLoaderArgs } from "./process-launch.js";
  * (SIGKILL, the OOM killer), it runs no handler of its own. This process keeps the only write
  * end of the reaper's stdin, so the reaper hears of its death, however it came, as the end of
  * its input. What is listed when it starts is in its arguments; later ones are written to its
- * input. Linux only, as the search for a call's processes is.
+ * input. Linux only, as the search for a call's processes is. A process-isolated tool's worker
+ * has a reaper of its own for the commands it runs: the host's death kills the worker outright
+ * (its parent-death signal), before the host's reaper could find the commands through it.
  *
  * @internal
  */
 let reaper: ChildProcess | undefined;
-// A process-isolated tool's worker has one of its own for the commands it runs: the host's
-// death kills the worker outright (its parent-death signal), before the host's reaper could find
-// the commands through it.
 let unavailable = process.platform !== "linux";
 /** Whether a reaper has run for a second once: one that dies later was killed, not broken. */
 let workedOnce = false;
