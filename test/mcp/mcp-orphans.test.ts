@@ -72,10 +72,13 @@ describe.runIf(onLinux)("when `aintern mcp` is killed outright", () => {
       ["shell.pid", "background.pid", "session.pid"].map((f) => pidIn(join(workspace, f))),
     );
     expect(pids.every(running)).toBe(true);
+    // Killed while the command runs, not as it starts: a kill within a few milliseconds of the
+    // start still lost the command once in a loaded CI run (docs/decisions.md).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     process.kill(transport.pid!, "SIGKILL");
     await call;
-    await eventually(() => expect(pids.filter(running)).toEqual([]), 10_000);
-  }, 60_000);
+    await eventually(() => expect(pids.filter(running)).toEqual([]), 30_000);
+  }, 90_000);
 
   it("a hung process-isolated tool's worker ends, long before its timeout", async () => {
     const { client, transport } = await serve(["--tools", fixtureTools]);
