@@ -89,7 +89,8 @@ describe("aintern audit --follow", () => {
     });
     const exited = new Promise<number | null>((r) => follower.once("exit", (code) => r(code)));
     try {
-      await eventually(() => expect(out).toContain('"toolName":"list-directory"'));
+      // 30 s: the follower starts under tsx, which a loaded CI run on Node 24 once took past 15 s.
+      await eventually(() => expect(out).toContain('"toolName":"list-directory"'), 30_000);
       // Another database takes the file's place (a restore, a reset): the follower must read it.
       const other = `${workspace.path}/other.db`;
       await write(`sqlite:${other}`, "..");
