@@ -7,6 +7,11 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CallProcessMarks } from "../../src/sandbox/kill-process-tree.js";
+import {
+  orphanReaperForTests,
+  reapIfOwnerDies,
+  stopReaping,
+} from "../../src/sandbox/orphan-reaper.js";
 import { eventually } from "../mcp/mcp-support.js";
 
 const reaperMain = fileURLToPath(
@@ -24,7 +29,12 @@ function startTimeOf(pid: number): number {
 }
 
 /** A process standing in for an upstream server: it sleeps, marked as the gateway marks one. */
-function fakeUpstream(): { child: ChildProcess; line: string; marker: string } {
+function fakeUpstream(): {
+  child: ChildProcess;
+  line: string;
+  marker: string;
+  marks: CallProcessMarks;
+} {
   const marker = `AINTERN_CALL=${randomUUID()}`;
   const child = spawn("sleep", ["60"], {
     env: { ...process.env, AINTERN_CALL: marker.slice("AINTERN_CALL=".length) },
@@ -38,7 +48,7 @@ function fakeUpstream(): { child: ChildProcess; line: string; marker: string } {
     startTime: startTimeOf(child.pid!),
     ownGroup: false,
   };
-  return { child, line: `+${JSON.stringify(marks)}\n`, marker };
+  return { child, line: `+${JSON.stringify(marks)}\n`, marker, marks: marks as CallProcessMarks };
 }
 
 function startReaper(args: string[] = []): {
@@ -104,41 +114,33 @@ describe.runIf(process.platform === "linux")("the orphan reaper", () => {
 
 describe.runIf(process.platform === "linux")("the orphan reaper's owner side", () => {
   it("starts one reaper for what it lists, ends it once nothing was listed for a while, and starts another when needed", async () => {
-    const { orphanReaperForTests, reapIfOwnerDies, stopReaping } = await import(
-      "../../src/sandbox/orphan-reaper.js"
-    );
     orphanReaperForTests.idleEndMs = 300;
     const first = fakeUpstream();
     const second = fakeUpstream();
-    const marksOf = (line: string) => JSON.parse(line.slice(1)) as CallProcessMarks;
-    reapIfOwnerDies(marksOf(first.line));
-    reapIfOwnerDies(marksOf(second.line));
+    reapIfOwnerDies(first.marks);
+    reapIfOwnerDies(second.marks);
     const reaper = orphanReaperForTests.pid;
     expect(reaper).toBeGreaterThan(1);
-    stopReaping(marksOf(first.line));
+    stopReaping(first.marks);
     // One still listed: kept past the idle time.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(orphanReaperForTests.pid).toBe(reaper);
-    stopReaping(marksOf(second.line));
+    stopReaping(second.marks);
     await eventually(() => expect(orphanReaperForTests.pid).toBeUndefined(), 5_000);
     // Ended with its input, it reaped nothing: both were taken off its list.
     await eventually(() => expect(() => process.kill(reaper!, 0)).toThrow(), 10_000);
     expect(alive(first.child) && alive(second.child)).toBe(true);
     // The next one listed gets a new reaper.
     const third = fakeUpstream();
-    reapIfOwnerDies(marksOf(third.line));
+    reapIfOwnerDies(third.marks);
     expect(orphanReaperForTests.pid).toBeGreaterThan(1);
     expect(orphanReaperForTests.pid).not.toBe(reaper);
-    stopReaping(marksOf(third.line));
+    stopReaping(third.marks);
   }, 30_000);
 
   it("replaces a reaper killed as it starts, and one stopped (SIGSTOP), so a command cannot switch reaping off", async () => {
-    const { orphanReaperForTests, reapIfOwnerDies, stopReaping } = await import(
-      "../../src/sandbox/orphan-reaper.js"
-    );
-    const marksOf = (line: string) => JSON.parse(line.slice(1)) as CallProcessMarks;
     const listed = fakeUpstream();
-    reapIfOwnerDies(marksOf(listed.line));
+    reapIfOwnerDies(listed.marks);
     const first = orphanReaperForTests.pid!;
     expect(first).toBeGreaterThan(1);
     // Killed within its first second (a command's `pkill -f orphan-reaper` as it starts).
@@ -157,12 +159,12 @@ describe.runIf(process.platform === "linux")("the orphan reaper's owner side", (
       expect(stat.charAt(stat.lastIndexOf(")") + 2)).toBe("T");
     }, 5_000);
     const next = fakeUpstream();
-    reapIfOwnerDies(marksOf(next.line));
+    reapIfOwnerDies(next.marks);
     const third = orphanReaperForTests.pid!;
     expect(third).toBeGreaterThan(1);
     expect([first, second]).not.toContain(third);
     await eventually(() => expect(() => process.kill(second, 0)).toThrow(), 10_000);
-    stopReaping(marksOf(listed.line));
-    stopReaping(marksOf(next.line));
+    stopReaping(listed.marks);
+    stopReaping(next.marks);
   }, 30_000);
 });
