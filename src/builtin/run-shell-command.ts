@@ -1,12 +1,13 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
 import {
   type CallProcessMarks,
   killCallProcesses,
   outputPipesOf,
   statOf,
 } from "../sandbox/kill-process-tree.js";
-import { reapIfOwnerDies, startOrphanReaper, stopReaping } from "../sandbox/orphan-reaper.js";
+import { reapIfOwnerDies, reapMarkedIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
 
 /** After the call's processes are killed, output still not closed within this is abandoned. */
 const closeGraceMs = 200;
@@ -100,18 +101,25 @@ export function killProcessGroup(pgid: number): void {
 export function runShellCommand(request: ShellCommandRequest): Promise<ShellCommandOutcome> {
   const { command, cwd, maxOutputBytes, signal, onOutput } = request;
   return new Promise((resolvePromise, rejectPromise) => {
-    // Running before the command starts: the command is listed with it as soon as it has a pid.
-    startOrphanReaper();
     const environmentMarker = `AINTERN_CALL=${randomUUID()}`;
     const env = { ...(request.env ?? process.env), AINTERN_CALL: environmentMarker.slice(13) };
-    const child = spawn(request.shell ?? "/bin/sh", ["-c", command], {
-      cwd,
-      env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
-    });
+    // Listed before it starts: this process may be killed before it has read the shell's pid.
+    const provisional = reapMarkedIfOwnerDies(environmentMarker);
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(request.shell ?? "/bin/sh", ["-c", command], {
+        cwd,
+        env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        windowsHide: true,
+      });
+    } catch (error) {
+      stopReaping(provisional);
+      throw error;
+    }
     const pid = child.pid;
+    if (pid === undefined) stopReaping(provisional);
     const marks: CallProcessMarks | undefined =
       pid === undefined
         ? undefined

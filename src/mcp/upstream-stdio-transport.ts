@@ -14,7 +14,7 @@ import {
   outputPipesOf,
   statOf,
 } from "../sandbox/kill-process-tree.js";
-import { reapIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
+import { reapIfOwnerDies, reapMarkedIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
 
 /** How often the process is looked for when the SDK does not expose it (see below). */
 const PID_POLL_MS = 250;
@@ -54,6 +54,8 @@ export class UpstreamStdioTransport implements Transport {
   #child: ChildProcess | undefined;
   /** How the server's processes are found on Linux; undefined elsewhere or before the start. */
   #marks: CallProcessMarks | undefined;
+  /** What the orphan reaper holds for the server: its marker from before it starts. */
+  #listed: CallProcessMarks | undefined;
   /** The server's tree as found when a stop began (pid to start time). */
   readonly #members = new Map<number, number>();
   #treeKilled = false;
@@ -77,14 +79,25 @@ export class UpstreamStdioTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    const started = this.#inner.start();
+    // Listed before it starts: the gateway may be killed before it has read the server's pid.
+    this.#listed = reapMarkedIfOwnerDies(`${markerVariable}=${this.#marker}`);
+    let started: Promise<void>;
+    try {
+      started = this.#inner.start();
+    } catch (error) {
+      this.#unlist();
+      throw error;
+    }
     // The SDK spawns at once, in the promise's executor. The child cannot have been reaped yet
     // (that waits for the event loop): its pid is still its own, and its start time tells it
     // from a later process given the same pid.
     const spawned = Reflect.get(this.#inner, "_process") as ChildProcess | undefined;
     this.#child = spawned !== undefined && typeof spawned.once === "function" ? spawned : undefined;
     if (this.#child?.pid !== undefined) this.#track(this.#child.pid);
-    await started;
+    await started.catch((error: unknown) => {
+      if (this.#marks === undefined) this.#unlist();
+      throw error;
+    });
     // The SDK keeps the child private; its `exit` event is what tells the process is gone.
     const child = this.#child;
     if (child !== undefined) {
@@ -102,7 +115,10 @@ export class UpstreamStdioTransport implements Transport {
     // A later SDK without that field: look for the process by its id (still unreaped here: the
     // start resolves on the `spawn` event, in a tick, before the event loop runs again).
     const pid = this.#inner.pid;
-    if (pid === null) return;
+    if (pid === null) {
+      this.#unlist();
+      return;
+    }
     this.#track(pid);
     this.#poll = setInterval(() => {
       try {
@@ -179,6 +195,12 @@ export class UpstreamStdioTransport implements Transport {
     }
   }
 
+  /** The reaper forgets the server: it was stopped here, or never started. */
+  #unlist(): void {
+    if (this.#listed !== undefined) stopReaping(this.#listed);
+    this.#listed = undefined;
+  }
+
   /** Kills the server and every process it started, once (synchronous: also on process exit). */
   #killTree(): void {
     if (this.#treeKilled) return;
@@ -186,7 +208,7 @@ export class UpstreamStdioTransport implements Transport {
     liveTrees.delete(this.#killOnExit);
     if (this.#marks !== undefined) {
       killCallProcesses({ ...this.#marks, members: this.#members });
-      stopReaping(this.#marks);
+      this.#unlist();
       return;
     }
     const child = this.#child;
@@ -197,6 +219,7 @@ export class UpstreamStdioTransport implements Transport {
         // Already gone.
       }
     }
+    this.#unlist();
   }
 
   #closeOnce(): void {

@@ -217,7 +217,8 @@ export function stateOf(pid: number): string | undefined {
  * namespace) would hold it.
  */
 export function killCallProcesses(marks: CallProcessMarks): void {
-  const group = marks.ownGroup === false ? undefined : -marks.pid;
+  // No pid yet (marks listed before their process started): no group; `-0` is this one's.
+  const group = marks.ownGroup === false || marks.pid <= 1 ? undefined : -marks.pid;
   let left = findCallProcesses(marks);
   if (group !== undefined) signal(group, "SIGSTOP");
   for (let round = 0; round < 5 && left.length > 0; round++) {

@@ -22,7 +22,8 @@ let pending = "";
 function list(marks: CallProcessMarks): void {
   if (
     Number.isInteger(marks?.pid) &&
-    marks.pid > 1 &&
+    // 0: listed before its process started, found by its marker alone.
+    (marks.pid === 0 || marks.pid > 1) &&
     Number.isInteger(marks.startTime) &&
     typeof marks.environmentMarker === "string" &&
     Array.isArray(marks.pipes)

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { packageFileUrl } from "../core/index.js";
-import { type CallProcessMarks, markerVariable, stateOf } from "./kill-process-tree.js";
+import { type CallProcessMarks, markerVariable, stateOf, statOf } from "./kill-process-tree.js";
 import { sourceLoaderArgs } from "./process-launch.js";
 
 /**
@@ -75,13 +75,30 @@ function started(): ChildProcess | undefined {
   }
 }
 
+/** The pid of marks listed before their process has one: it names no process. */
+const MARKER_ONLY_PID = 0;
+let ownStartTime: number | undefined;
+
 /**
- * Starts the reaper now, if none runs, so that processes about to be started can be listed the
- * moment they are: started only when they are listed, it would not yet exist if this process
- * were killed while starting it, and they would outlive it.
+ * Lists, before it is started, a process that will carry `environmentMarker` in its
+ * environment (and everything it starts): killed between the start and {@link reapIfOwnerDies}
+ * with its pid (a few system calls, or longer when the machine is busy and this process waits
+ * for a core), this process would otherwise leave it running. Until then the reaper finds the
+ * processes by the marker alone. Returns what was listed, for {@link stopReaping} when the
+ * process could not be started.
  */
-export function startOrphanReaper(): void {
-  if (reaper === undefined) started();
+export function reapMarkedIfOwnerDies(environmentMarker: string): CallProcessMarks {
+  ownStartTime ??= statOf(process.pid)?.startTime ?? 0;
+  const marks: CallProcessMarks = {
+    pid: MARKER_ONLY_PID,
+    environmentMarker,
+    pipes: [],
+    // Every process of the call starts after this one.
+    startTime: ownStartTime,
+    ownGroup: false,
+  };
+  reapIfOwnerDies(marks);
+  return marks;
 }
 
 /** Has the reaper kill the processes `marks` finds if this process dies first. */

@@ -14,7 +14,7 @@ import {
 } from "./kill-process-tree.js";
 import { ResidentMemoryWatch, readMemoryUse } from "./memory-watchdog.js";
 import { encodeFrame, FrameDecoder, type MessageLimits } from "./message-framing.js";
-import { reapIfOwnerDies, startOrphanReaper, stopReaping } from "./orphan-reaper.js";
+import { reapIfOwnerDies, reapMarkedIfOwnerDies, stopReaping } from "./orphan-reaper.js";
 import { OutputCapture } from "./output-capture.js";
 import {
   dataLimitBytes,
@@ -223,17 +223,23 @@ export class WorkerProcess {
     // Marks the worker's processes: a tool's children that leave its process group (the
     // terminal tool's shells do) are found by it, or by descent, when the worker is killed.
     const marker = crypto.randomUUID();
-    // Running before the worker starts: the worker is listed with it as soon as it has a pid.
-    startOrphanReaper();
-    this.#child = spawn(launch.command, launch.args, {
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-      env: { ...(config.env ?? process.env), [markerVariable]: marker },
-      ...(config.cwd !== undefined && { cwd: config.cwd }),
-      windowsHide: true,
-    });
+    // Listed before it starts: this process may be killed before it has read the worker's pid.
+    const provisional = reapMarkedIfOwnerDies(`${markerVariable}=${marker}`);
+    try {
+      this.#child = spawn(launch.command, launch.args, {
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        env: { ...(config.env ?? process.env), [markerVariable]: marker },
+        ...(config.cwd !== undefined && { cwd: config.cwd }),
+        windowsHide: true,
+      });
+    } catch (error) {
+      stopReaping(provisional);
+      throw error;
+    }
     this.pid = this.#child.pid;
-    if (this.pid !== undefined && process.platform === "linux") {
+    if (this.pid === undefined) stopReaping(provisional);
+    else if (process.platform === "linux") {
       this.#marks = {
         pid: this.pid,
         environmentMarker: `${markerVariable}=${marker}`,

@@ -1,19 +1,41 @@
 // A process that exits (`process.exit`, as a sandbox worker does when its host closes the
 // channel) with a terminal command still running takes the command's processes with it: the
-// background one and the one that left for a session of its own.
+// background one and the one that left for a session of its own. So does one killed outright
+// (through its orphan reaper), even at the moment it started the command.
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventually } from "../mcp/mcp-support.js";
-import { NotedProcesses } from "../sandbox/process-helpers.js";
+import { isDead, NotedProcesses } from "../sandbox/process-helpers.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/exit-with-command.ts", import.meta.url));
+const killedAtStart = fileURLToPath(
+  new URL("./fixtures/killed-as-command-starts.ts", import.meta.url),
+);
 const started = new NotedProcesses();
 const { running } = started;
 let dir: string | undefined;
+
+/** The live processes whose environment holds `NAME=value` (a test's own tag, inherited). */
+function processesWith(variable: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(variable)) {
+        found.push(Number(entry));
+      }
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found.filter((pid) => !isDead(pid));
+}
 
 afterAll(async () => {
   started.killLeft();
@@ -43,4 +65,21 @@ describe.runIf(process.platform === "linux")("a process exiting with a command r
     // Killed synchronously by the exit handler: gone as the process is.
     await eventually(() => expect(pids.filter(running)).toEqual([]), 2_000);
   }, 30_000);
+
+  it("kills them when the process is killed outright right as it starts the command", async () => {
+    const tag = `AINTERN_TEST_TAG=${randomUUID()}`;
+    const child = spawn(process.execPath, ["--import", "tsx", killedAtStart], {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, AINTERN_TEST_TAG: tag.slice("AINTERN_TEST_TAG=".length) },
+    });
+    const signal = await new Promise((resolve) => child.once("exit", (_code, s) => resolve(s)));
+    expect(signal).toBe("SIGKILL");
+    // The shell and what it started carry the tag; so does the reaper, which exits once it has
+    // killed them. Under tsx the reaper takes a few seconds to start on a busy machine.
+    await eventually(() => {
+      const left = processesWith(tag);
+      for (const pid of left) started.note(pid);
+      expect(left).toEqual([]);
+    }, 30_000);
+  }, 60_000);
 });
