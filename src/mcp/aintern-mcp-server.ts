@@ -40,7 +40,7 @@ import { coerceScalarParameters } from "../validation/index.js";
 import { ApprovalChoice, approvalForm, decisionFromAnswer } from "./approval-form.js";
 import { McpToolNames } from "./mcp-tool-names.js";
 import { OpenApprovalRounds } from "./open-approval-rounds.js";
-import { sendReadableErrors } from "./readable-errors.js";
+import { readableErrorOf, sendReadableErrors } from "./readable-errors.js";
 import { toolAnnotations } from "./tool-annotations.js";
 import { UrlElicitationCompletions } from "./url-elicitation-completions.js";
 
@@ -271,7 +271,7 @@ export class AinternMcpServer {
         this.processor.permissions.endSession(sessionId).catch(() => undefined);
       }
     };
-    server.onerror = (error) => this.#config.onError?.(error);
+    server.onerror = (error) => this.#config.onError?.(readableErrorOf(error));
     // Whatever transport serves it: the SDK's request-check errors reach the client as sentences.
     const connect = server.connect.bind(server);
     server.connect = (transport) => connect(sendReadableErrors(transport));

@@ -4,6 +4,10 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 interface SchemaIssue {
   readonly path: readonly (string | number)[];
   readonly message: string;
+  readonly code?: unknown;
+  readonly expected?: unknown;
+  /** A union's: the issues of each of its alternatives. */
+  readonly errors?: unknown;
 }
 
 const INTERNAL_ERROR = -32603;
@@ -21,6 +25,17 @@ export function sendReadableErrors<T extends Transport>(transport: T): T {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => send(readableError(message), options);
   return transport;
+}
+
+/**
+ * `error` with a schema dump in its message written as sentences (what the SDK reports through
+ * `onerror` for a notification that fails its schema, say), otherwise `error` itself.
+ */
+export function readableErrorOf(error: Error): Error {
+  const found = schemaIssuesIn(error.message);
+  if (found === undefined) return error;
+  const prefix = found.prefix.replace(/\b(?:Zod)?Error: $/, "");
+  return new Error(`${prefix}${found.issues.map(issueText).join("; ")}`, { cause: error });
 }
 
 /** `message` with a schema dump in its error's text written as sentences; otherwise as it is. */
@@ -71,6 +86,29 @@ function isIssue(value: unknown): value is SchemaIssue {
 
 /** `params.name: expected string, received number` (zod's "Invalid input: " dropped). */
 function issueText(issue: SchemaIssue): string {
-  const what = issue.message.replace(/^Invalid input: /, "");
+  const what = unionText(issue) ?? issue.message.replace(/^Invalid input: /, "");
   return issue.path.length === 0 ? what : `${issue.path.join(".")}: ${what}`;
+}
+
+/**
+ * A union of types whose every alternative failed, as one sentence (`expected string or number,
+ * received object`) instead of zod's bare "Invalid input"; undefined for any other issue.
+ */
+function unionText(issue: SchemaIssue): string | undefined {
+  if (issue.code !== "invalid_union" || !Array.isArray(issue.errors)) return undefined;
+  const alternatives = issue.errors as unknown[];
+  const expected: string[] = [];
+  let received: string | undefined;
+  for (const alternative of alternatives) {
+    if (!Array.isArray(alternative) || alternative.length !== 1) return undefined;
+    const only = alternative[0] as SchemaIssue;
+    if (!isIssue(only) || only.path.length !== 0 || typeof only.expected !== "string") {
+      return undefined;
+    }
+    expected.push(only.expected);
+    received ??= /received (\S+)$/.exec(only.message)?.[1];
+  }
+  if (expected.length === 0) return undefined;
+  const types = expected.join(" or ");
+  return received === undefined ? `expected ${types}` : `expected ${types}, received ${received}`;
 }

@@ -10,6 +10,8 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
   const waiting = new Map<number | string | null, (message: Record<string, unknown>) => void>();
   const unanswered: Record<string, unknown>[] = [];
   let nextId = 1;
+  /** What the server wrote on stderr so far. */
+  let log = "";
 
   const send = (message: unknown): void => {
     child.stdin!.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
@@ -28,9 +30,12 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
       cliArgs("mcp", "--workspace", workspace.path, "--tools", fixtureTools),
       {
         cwd: repoRoot,
-        stdio: ["pipe", "pipe", "ignore"],
+        stdio: ["pipe", "pipe", "pipe"],
       },
     );
+    child.stderr!.setEncoding("utf8").on("data", (text: string) => {
+      log += text;
+    });
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const message = JSON.parse(line) as Record<string, unknown>;
       const id = message.id as number | string | null;
@@ -189,6 +194,29 @@ describe("aintern mcp over stdio, raw JSON-RPC", () => {
     expect((ok.result as { structuredContent: unknown }).structuredContent).toEqual({
       text: "alive",
     });
+  });
+
+  it("reports a notification that fails its schema on stderr in one line naming the field, and answers nothing", async () => {
+    const before = unanswered.length;
+    send({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: {}, progress: 1 },
+    });
+    send({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: 7, progress: "half" },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: [1] } });
+    // Answered after the notifications before it were handled (stdio keeps the order).
+    expect((await request("ping", {})).result).toEqual({});
+    await expect.poll(() => log, { timeout: 5_000 }).toContain("params.requestId");
+    expect(log).toContain("params.progressToken: expected string or number, received object");
+    expect(log).toContain("params.progress: expected number, received string");
+    expect(log).toContain("params.requestId: expected string or number, received array");
+    expect(log).not.toMatch(/invalid_union|"expected"|"path"/);
+    expect(unanswered.length).toBe(before);
   });
 
   it("answers every one of 10,000 calls in flight from one client, then serves the next", async () => {

@@ -2,7 +2,7 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readableError } from "../../src/mcp/readable-errors.js";
+import { readableError, readableErrorOf } from "../../src/mcp/readable-errors.js";
 
 /** An error response as the SDK sends it, with zod's own message for `schema` and `value`. */
 function sdkError(code: number, prefix: string, schema: z.ZodType, value: unknown): JSONRPCMessage {
@@ -61,5 +61,32 @@ describe("readableError", () => {
       error: { code: -32000, message: 'Bad input: [{"a":1}]' },
     };
     for (const message of [result, plain, array]) expect(readableError(message)).toBe(message);
+  });
+});
+
+describe("readableErrorOf", () => {
+  const notification = z.object({
+    params: z.object({ progressToken: z.union([z.string(), z.number()]), progress: z.number() }),
+  });
+  const failure = (value: unknown): string => {
+    const parsed = notification.safeParse(value);
+    if (parsed.success) throw new Error("the value was meant to fail");
+    return String(parsed.error);
+  };
+
+  it("writes a dump inside an error's message as path: problem, a union as its types", () => {
+    const error = new Error(
+      `Uncaught error in notification handler: Error: ${failure({ params: { progressToken: {}, progress: "x" } })}`,
+    );
+    const readable = readableErrorOf(error);
+    expect(readable.message).toBe(
+      "Uncaught error in notification handler: params.progressToken: expected string or number, received object; params.progress: expected number, received string",
+    );
+    expect(readable.cause).toBe(error);
+  });
+
+  it("leaves an error whose message holds no schema dump as it is", () => {
+    const error = new Error("The stdio transport is closed");
+    expect(readableErrorOf(error)).toBe(error);
   });
 });
