@@ -7,9 +7,9 @@
  * and its marker). When stdin ends (the owner is gone, however it ended, or it had nothing
  * left to reap), every process still listed is killed, as the owner would have killed it
  * ({@link killCallProcesses}), and this process exits. What was listed when it was started comes
- * as its argument (a JSON array of the same objects).
+ * in its arguments (JSON arrays of the same objects).
  *
- *   node orphan-reaper-main.js [LISTED]   (started by orphan-reaper.ts, never by hand)
+ *   node orphan-reaper-main.js [LISTED...]   (started by orphan-reaper.ts, never by hand)
  *
  * @internal
  */
@@ -47,13 +47,16 @@ function onLine(line: string): void {
   }
 }
 
-// What was listed when the owner started this process: in its arguments, so that an owner
-// killed right after starting it still has them reaped.
-try {
-  const initial: unknown = JSON.parse(process.argv[2] ?? "[]");
-  if (Array.isArray(initial)) for (const marks of initial) list(marks as CallProcessMarks);
-} catch {
-  // Not from an owner: only what comes on stdin is reaped.
+// What was listed when the owner started this process: in its arguments (JSON arrays, as many
+// as one argument's limit made it use), so that an owner killed right after starting it still
+// has them reaped.
+for (const argument of process.argv.slice(2)) {
+  try {
+    const initial: unknown = JSON.parse(argument);
+    if (Array.isArray(initial)) for (const marks of initial) list(marks as CallProcessMarks);
+  } catch {
+    // Not from an owner: only what comes on stdin is reaped.
+  }
 }
 
 process.stdin.setEncoding("utf8");

@@ -35,11 +35,11 @@ function started(): ChildProcess | undefined {
     // What is listed now goes in its arguments, which it has from its start: written to its
     // input instead, they could still sit in this process's stream when it is killed outright,
     // and a reaper started just before that would reap nothing.
-    const initial = JSON.stringify([...listed.values()]);
+    const initial = listArguments([...listed.values()]);
     // Without this process's own call marker (a worker's): a search for the call's processes
     // after the worker's death must not find, and kill, the reaper before it reaps.
     const { [markerVariable]: _marker, ...env } = process.env;
-    const child = spawn(process.execPath, [...sourceLoaderArgs(), script, initial], {
+    const child = spawn(process.execPath, [...sourceLoaderArgs(), script, ...initial], {
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
       env,
@@ -131,6 +131,32 @@ function replaceStopped(stopped: ChildProcess): void {
   } catch {
     // Gone already.
   }
+}
+
+/** The most bytes of one argument: Linux refuses an argument of 128 KiB or more (E2BIG). */
+const ARGUMENT_BYTES = 64 * 1024;
+
+/**
+ * What is listed, as JSON arrays for the reaper's arguments, each well under what Linux allows
+ * one argument: hundreds of running commands and workers would not fit in one.
+ */
+function listArguments(all: readonly CallProcessMarks[]): string[] {
+  const args: string[] = [];
+  let chunk: string[] = [];
+  let bytes = 0;
+  for (const marks of all) {
+    const json = JSON.stringify(marks);
+    const size = Buffer.byteLength(json) + 1;
+    if (chunk.length > 0 && bytes + size > ARGUMENT_BYTES) {
+      args.push(`[${chunk.join(",")}]`);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(json);
+    bytes += size;
+  }
+  args.push(`[${chunk.join(",")}]`);
+  return args;
 }
 
 function lineOf(marks: CallProcessMarks): string {

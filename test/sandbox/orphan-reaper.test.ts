@@ -80,6 +80,24 @@ describe.runIf(process.platform === "linux")("the orphan reaper", () => {
     expect(alive(other.child)).toBe(true);
   }, 20_000);
 
+  it("kills what any of its arguments lists, also a process listed by its marker alone", async () => {
+    // An owner with more listed than one argument holds splits the list; a process listed
+    // before it was spawned has no pid yet (0) and is found by the marker it inherited.
+    const first = fakeUpstream();
+    const second = fakeUpstream();
+    const other = fakeUpstream();
+    const byMarker = { ...second.marks, pid: 0, startTime: 0 };
+    const { reaper, exited } = startReaper([
+      JSON.stringify([first.marks]),
+      JSON.stringify([byMarker]),
+    ]);
+    reaper.stdin?.end();
+    expect(await exited).toBe(0);
+    await eventually(() => expect(alive(first.child) || alive(second.child)).toBe(false), 5_000);
+    expect(second.child.signalCode).toBe("SIGKILL");
+    expect(alive(other.child)).toBe(true);
+  }, 20_000);
+
   it("kills the servers still listed when its input ends, and no other, then exits", async () => {
     const listed = fakeUpstream();
     const stopped = fakeUpstream();
@@ -136,6 +154,36 @@ describe.runIf(process.platform === "linux")("the orphan reaper's owner side", (
     expect(orphanReaperForTests.pid).toBeGreaterThan(1);
     expect(orphanReaperForTests.pid).not.toBe(reaper);
     stopReaping(third.marks);
+  }, 30_000);
+
+  it("starts a reaper again with thousands listed, more than one argument of a process holds", async () => {
+    const many = Array.from({ length: 3_000 }, () => ({
+      pid: 0,
+      environmentMarker: `AINTERN_CALL=${randomUUID()}`,
+      pipes: [],
+      startTime: 0,
+      ownGroup: false,
+    }));
+    for (const marks of many) reapIfOwnerDies(marks);
+    const first = orphanReaperForTests.pid!;
+    expect(first).toBeGreaterThan(1);
+    // Its replacement is started with everything listed in its arguments (about 300 KB).
+    process.kill(first, "SIGKILL");
+    const second = await eventually(() => {
+      const pid = orphanReaperForTests.pid;
+      expect(pid).toBeGreaterThan(1);
+      expect(pid).not.toBe(first);
+      return pid!;
+    }, 10_000);
+    const args = readFileSync(`/proc/${second}/cmdline`, "utf8").split("\0");
+    const listedInArgs = args
+      .filter((arg) => arg.startsWith("["))
+      .flatMap((arg) => JSON.parse(arg) as CallProcessMarks[]);
+    expect(listedInArgs.map((marks) => marks.environmentMarker).sort()).toEqual(
+      many.map((marks) => marks.environmentMarker).sort(),
+    );
+    expect(args.every((arg) => Buffer.byteLength(arg) < 128 * 1024)).toBe(true);
+    for (const marks of many) stopReaping(marks);
   }, 30_000);
 
   it("replaces a reaper killed as it starts, and one stopped (SIGSTOP), so a command cannot switch reaping off", async () => {
