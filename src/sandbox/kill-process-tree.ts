@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from "node:fs";
 
 /**
  * Finds and kills every process a shell command (or a sandbox worker) started, including those
@@ -55,6 +55,25 @@ export function outputPipesOf(pid: number, fds: readonly number[] = [1, 2]): str
   return pipes;
 }
 
+/** One buffer for {@link readSmallFile}: a search reads the stat file of every process. */
+const smallFileBuffer = Buffer.allocUnsafe(4096);
+
+/**
+ * A small file's text, read in one `read` (open, read, close): `readFileSync` also asks for the
+ * file's size, which `/proc` does not know, and reads once more to find the end. A search at
+ * each command's exit reads the stat file of every process on the machine (bench/terminal.bench.ts).
+ */
+function readSmallFile(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const bytes = readSync(fd, smallFileBuffer, 0, smallFileBuffer.length, 0);
+    if (bytes < smallFileBuffer.length) return smallFileBuffer.toString("utf8", 0, bytes);
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(path, "utf8");
+}
+
 /**
  * A process's parent, start time (clock ticks since boot) and whether it has exited (a zombie
  * waiting to be reaped), from `/proc/<pid>/stat`.
@@ -64,7 +83,7 @@ export function statOf(
 ): { parent: number; startTime: number; exited: boolean } | undefined {
   if (!onLinux) return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readSmallFile(`/proc/${pid}/stat`);
     // The command name may hold spaces and parentheses: fields start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return {

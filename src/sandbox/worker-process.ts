@@ -238,8 +238,9 @@ export class WorkerProcess {
       throw error;
     }
     this.pid = this.#child.pid;
-    if (this.pid === undefined) stopReaping(provisional);
-    else if (process.platform === "linux") {
+    // Elsewhere no reaper runs, and the worker is stopped through its pid only.
+    if (this.pid === undefined || process.platform !== "linux") stopReaping(provisional);
+    else {
       this.#marks = {
         pid: this.pid,
         environmentMarker: `${markerVariable}=${marker}`,
