@@ -41,13 +41,28 @@ export interface CallProcessMarks {
 
 const onLinux = process.platform === "linux";
 
+/**
+ * A link text that names a socket (`socket:[123]`): what a child's standard output and error are
+ * when Node spawns it with `"pipe"` (libuv makes a socket pair). Anything else a shell may have
+ * put there before its links were read (`exec >/dev/null`, `exec >/proc/<pid>/fd/1`, a file) is
+ * shared with processes that are not the call's: a process holding it must not be taken for one
+ * of the call's. A socket cannot be opened by path, so only the call's processes hold this one.
+ */
+const socketLink = /^socket:\[[0-9]+\]$/;
+
+/** Whether `link` is one a call's output can be recognised by ({@link socketLink}). */
+export function isOutputSocket(link: string): boolean {
+  return socketLink.test(link);
+}
+
 /** The link texts of the shell's standard output and error (or `fds`), read while it runs. */
 export function outputPipesOf(pid: number, fds: readonly number[] = [1, 2]): string[] {
   if (!onLinux) return [];
   const pipes: string[] = [];
   for (const fd of fds) {
     try {
-      pipes.push(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (isOutputSocket(link)) pipes.push(link);
     } catch {
       // Already gone.
     }
@@ -140,6 +155,8 @@ export function findCallProcessStarts(marks: CallProcessMarks): Map<number, numb
     return starts;
   }
   const self = String(process.pid);
+  // Marks from elsewhere (a reaper's input) may name what is not the call's own.
+  const pipes = marks.pipes.filter(isOutputSocket);
   const parents = new Map<number, number>();
   const markers = new Map<number, string>();
   const found = new Set<number>();
@@ -156,15 +173,13 @@ export function findCallProcessStarts(marks: CallProcessMarks): Map<number, numb
     // An empty marker (`AINTERN_CALL=`) marks nothing: it would tie every process carrying one.
     if (marker !== undefined && marker.length > markerVariable.length + 1) markers.set(pid, marker);
     // The shell's pid only while it is the shell: a pid reused after it was reaped is another's.
+    // Never pid 1 (or 0, marks listed before their process started): all descend from it.
     const isShell =
-      pid === marks.pid && (marks.startTime === 0 || stat.startTime === marks.startTime);
+      marks.pid > 1 &&
+      pid === marks.pid &&
+      (marks.startTime === 0 || stat.startTime === marks.startTime);
     const isMember = marks.members?.get(pid) === stat.startTime;
-    if (
-      isShell ||
-      isMember ||
-      marker === marks.environmentMarker ||
-      holdsPipe(entry, marks.pipes)
-    ) {
+    if (isShell || isMember || marker === marks.environmentMarker || holdsPipe(entry, pipes)) {
       found.add(pid);
     }
   }
@@ -218,7 +233,7 @@ function awaitStopped(pids: readonly number[]): void {
 /** A process's state letter from `/proc/<pid>/stat`, or undefined when it is gone. */
 export function stateOf(pid: number): string | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readSmallFile(`/proc/${pid}/stat`);
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
   } catch {
     return undefined;

@@ -108,23 +108,25 @@ export function reapIfOwnerDies(marks: CallProcessMarks): void {
     clearTimeout(idleTimer);
     idleTimer = undefined;
   }
-  if (reaper !== undefined && isStopped(reaper.pid)) replaceStopped(reaper);
+  if (reaper !== undefined && cannotReap(reaper.pid)) replaceReaper(reaper);
   if (reaper !== undefined) reaper.stdin?.write(lineOf(marks));
   // A reaper started now is sent everything listed, this one included.
   else started();
 }
 
 /**
- * Whether the process `pid` is stopped (SIGSTOP, a tracer): a stopped reaper reads nothing and
- * would reap nothing, and a command may stop it to outlive its owner.
+ * Whether the reaper `pid` can no longer reap: stopped (SIGSTOP, a tracer), it reads nothing,
+ * and a command may stop it to outlive its owner; dead (a zombie: killed, its exit not handled
+ * here yet), what is written to it is lost. Either way it is replaced at once: this process may
+ * be killed before the event loop would have handled the dead one's exit.
  */
-function isStopped(pid: number | undefined): boolean {
+function cannotReap(pid: number | undefined): boolean {
   const state = pid === undefined ? undefined : stateOf(pid);
-  return state === "T" || state === "t";
+  return state === "T" || state === "t" || state === "Z" || state === "X";
 }
 
-/** Kills a stopped reaper, which would otherwise stay stopped for good; a new one is started. */
-function replaceStopped(stopped: ChildProcess): void {
+/** Kills a reaper that {@link cannotReap} (a stopped one would stay stopped for good). */
+function replaceReaper(stopped: ChildProcess): void {
   if (reaper === stopped) reaper = undefined;
   try {
     stopped.kill("SIGKILL");
@@ -195,6 +197,6 @@ function endIfIdle(): void {
   const idle = reaper;
   if (idle === undefined || listed.size > 0) return;
   reaper = undefined;
-  if (isStopped(idle.pid)) replaceStopped(idle);
+  if (cannotReap(idle.pid)) replaceReaper(idle);
   else idle.stdin?.end();
 }

@@ -23,8 +23,21 @@ export function assignmentName(word: string): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The variable whose value marks a command's processes (kill-process-tree's `markerVariable`):
+ * with it changed or removed, a process that also leaves the command's process group cannot be
+ * found and stopped with the command, on a timeout or when aintern itself is killed.
+ */
+const processMarker = "AINTERN_CALL";
+
 /** The risk an assignment adds, with the reason, or undefined when it adds none. */
 export function assignmentRisk(name: string): { level: RiskLevel; reason: string } | undefined {
+  if (name === processMarker) {
+    return {
+      level: RiskLevel.High,
+      reason: `It sets ${name}, the marker by which aintern finds a command's processes to stop them.`,
+    };
+  }
   // PYTHONUNBUFFERED and friends match the broad prefixes too: the harmless list wins.
   if (harmless.test(name)) return undefined;
   if (codeRunning.some((pattern) => pattern.test(name))) {
@@ -50,5 +63,6 @@ export function removalRisk(
 ): { level: RiskLevel; reason: string } | undefined {
   const risk = assignmentRisk(name);
   if (risk === undefined) return undefined;
-  return { level: risk.level, reason: `It removes ${name} from the environment (${how}).` };
+  const what = name === processMarker ? `${name}, the marker of a command's processes,` : name;
+  return { level: risk.level, reason: `It removes ${what} from the environment (${how}).` };
 }

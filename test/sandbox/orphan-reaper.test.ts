@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CallProcessMarks } from "../../src/sandbox/kill-process-tree.js";
+import { type CallProcessMarks, stateOf } from "../../src/sandbox/kill-process-tree.js";
 import {
   orphanReaperForTests,
   reapIfOwnerDies,
@@ -185,6 +185,27 @@ describe.runIf(process.platform === "linux")("the orphan reaper's owner side", (
     expect(args.every((arg) => Buffer.byteLength(arg) < 128 * 1024)).toBe(true);
     for (const marks of many) stopReaping(marks);
   }, 30_000);
+
+  it("replaces a reaper that died before its exit was handled here, before listing more with it", () => {
+    const listed = fakeUpstream();
+    reapIfOwnerDies(listed.marks);
+    const dead = orphanReaperForTests.pid!;
+    expect(dead).toBeGreaterThan(1);
+    process.kill(dead, "SIGKILL");
+    // Synchronously, so the event loop never runs: its exit is not handled here yet, as when
+    // a command kills it and this process is killed right after the next command is listed.
+    const deadline = Date.now() + 5_000;
+    while (stateOf(dead) !== "Z" && Date.now() < deadline) {
+      // The kernel makes it a zombie within moments.
+    }
+    expect(stateOf(dead)).toBe("Z");
+    const next = fakeUpstream();
+    reapIfOwnerDies(next.marks);
+    expect(orphanReaperForTests.pid).toBeGreaterThan(1);
+    expect(orphanReaperForTests.pid).not.toBe(dead);
+    stopReaping(listed.marks);
+    stopReaping(next.marks);
+  });
 
   it("replaces a reaper killed as it starts, and one stopped (SIGSTOP), so a command cannot switch reaping off", async () => {
     const listed = fakeUpstream();
