@@ -130,6 +130,17 @@ describe.runIf(process.platform === "linux")("the orphan reaper", () => {
   }, 20_000);
 });
 
+/** Kills the owner's reaper `pid` and waits for the owner to start another: its pid. */
+async function replacementOf(pid: number): Promise<number> {
+  process.kill(pid, "SIGKILL");
+  return eventually(() => {
+    const next = orphanReaperForTests.pid;
+    expect(next).toBeGreaterThan(1);
+    expect(next).not.toBe(pid);
+    return next!;
+  }, 10_000);
+}
+
 describe.runIf(process.platform === "linux")("the orphan reaper's owner side", () => {
   it("starts one reaper for what it lists, ends it once nothing was listed for a while, and starts another when needed", async () => {
     orphanReaperForTests.idleEndMs = 300;
@@ -168,13 +179,7 @@ describe.runIf(process.platform === "linux")("the orphan reaper's owner side", (
     const first = orphanReaperForTests.pid!;
     expect(first).toBeGreaterThan(1);
     // Its replacement is started with everything listed in its arguments (about 300 KB).
-    process.kill(first, "SIGKILL");
-    const second = await eventually(() => {
-      const pid = orphanReaperForTests.pid;
-      expect(pid).toBeGreaterThan(1);
-      expect(pid).not.toBe(first);
-      return pid!;
-    }, 10_000);
+    const second = await replacementOf(first);
     const args = readFileSync(`/proc/${second}/cmdline`, "utf8").split("\0");
     const listedInArgs = args
       .filter((arg) => arg.startsWith("["))
@@ -213,13 +218,7 @@ describe.runIf(process.platform === "linux")("the orphan reaper's owner side", (
     const first = orphanReaperForTests.pid!;
     expect(first).toBeGreaterThan(1);
     // Killed within its first second (a command's `pkill -f orphan-reaper` as it starts).
-    process.kill(first, "SIGKILL");
-    const second = await eventually(() => {
-      const pid = orphanReaperForTests.pid;
-      expect(pid).toBeGreaterThan(1);
-      expect(pid).not.toBe(first);
-      return pid!;
-    }, 10_000);
+    const second = await replacementOf(first);
     // Stopped: it would read and reap nothing, and stay stopped for good. The next command
     // listed finds it stopped, kills it and starts another.
     process.kill(second, "SIGSTOP");
