@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import {
   type CallProcessMarks,
   killCallProcesses,
+  markerVariable,
   outputPipesOf,
   statOf,
 } from "../sandbox/kill-process-tree.js";
@@ -101,8 +102,9 @@ export function killProcessGroup(pgid: number): void {
 export function runShellCommand(request: ShellCommandRequest): Promise<ShellCommandOutcome> {
   const { command, cwd, maxOutputBytes, signal, onOutput } = request;
   return new Promise((resolvePromise, rejectPromise) => {
-    const environmentMarker = `AINTERN_CALL=${randomUUID()}`;
-    const env = { ...(request.env ?? process.env), AINTERN_CALL: environmentMarker.slice(13) };
+    const marker = randomUUID();
+    const environmentMarker = `${markerVariable}=${marker}`;
+    const env = { ...(request.env ?? process.env), [markerVariable]: marker };
     // Listed before it starts: this process may be killed before it has read the shell's pid.
     const provisional = reapMarkedIfOwnerDies(environmentMarker);
     let child: ChildProcessByStdio<null, Readable, Readable>;

@@ -81,13 +81,7 @@ export class UpstreamStdioTransport implements Transport {
   async start(): Promise<void> {
     // Listed before it starts: the gateway may be killed before it has read the server's pid.
     this.#listed = reapMarkedIfOwnerDies(`${markerVariable}=${this.#marker}`);
-    let started: Promise<void>;
-    try {
-      started = this.#inner.start();
-    } catch (error) {
-      this.#unlist();
-      throw error;
-    }
+    const started = this.#inner.start();
     // The SDK spawns at once, in the promise's executor. The child cannot have been reaped yet
     // (that waits for the event loop): its pid is still its own, and its start time tells it
     // from a later process given the same pid.

@@ -51,7 +51,7 @@ const onLinux = process.platform === "linux";
 const socketLink = /^socket:\[[0-9]+\]$/;
 
 /** Whether `link` is one a call's output can be recognised by ({@link socketLink}). */
-export function isOutputSocket(link: string): boolean {
+function isOutputSocket(link: string): boolean {
   return socketLink.test(link);
 }
 

@@ -1,4 +1,5 @@
 import { RiskLevel } from "../core/index.js";
+import { markerVariable } from "../sandbox/kill-process-tree.js";
 
 /**
  * The risk of setting an environment or shell variable (`VAR=value cmd`, `export VAR=value`).
@@ -23,16 +24,11 @@ export function assignmentName(word: string): string | undefined {
   return match?.[1];
 }
 
-/**
- * The variable whose value marks a command's processes (kill-process-tree's `markerVariable`):
- * with it changed or removed, a process that also leaves the command's process group cannot be
- * found and stopped with the command, on a timeout or when aintern itself is killed.
- */
-const processMarker = "AINTERN_CALL";
-
 /** The risk an assignment adds, with the reason, or undefined when it adds none. */
 export function assignmentRisk(name: string): { level: RiskLevel; reason: string } | undefined {
-  if (name === processMarker) {
+  // The marker of a command's processes: changed or removed, a process that also leaves the
+  // command's group cannot be found and stopped with it, on a timeout or when aintern is killed.
+  if (name === markerVariable) {
     return {
       level: RiskLevel.High,
       reason: `It sets ${name}, the marker by which aintern finds a command's processes to stop them.`,
@@ -63,6 +59,6 @@ export function removalRisk(
 ): { level: RiskLevel; reason: string } | undefined {
   const risk = assignmentRisk(name);
   if (risk === undefined) return undefined;
-  const what = name === processMarker ? `${name}, the marker of a command's processes,` : name;
+  const what = name === markerVariable ? `${name}, the marker of a command's processes,` : name;
   return { level: risk.level, reason: `It removes ${what} from the environment (${how}).` };
 }
