@@ -1,5 +1,6 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { accessSync, constants } from "node:fs";
 import type { Readable } from "node:stream";
 import {
   type CallProcessMarks,
@@ -9,14 +10,26 @@ import {
   statOf,
 } from "../sandbox/kill-process-tree.js";
 import { reapIfOwnerDies, reapMarkedIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
+import { whenStopped } from "../sandbox/when-stopped.js";
 
 /** After the call's processes are killed, output still not closed within this is abandoned. */
 const closeGraceMs = 200;
 /** After the shell exits, output still open this long means a process left its group. */
 const exitSweepMs = 50;
 
-/** The commands running now: killed, with what they started, when this process exits. */
-const running = new Set<CallProcessMarks>();
+/**
+ * What the shell runs first on Linux (`sh -c STOP_THEN_RUN SHELL COMMAND`): it stops itself, so
+ * that its output sockets are read, and listed with the orphan reaper, before anything of the
+ * command has run (a command that moves to a session of its own, drops its marker and exits at
+ * once would otherwise be gone before they were read, and what it left, unrecognised); continued,
+ * it becomes `SHELL -c COMMAND` (same pid, group and environment).
+ */
+const stopThenRun = 'kill -STOP $$; exec "$0" -c "$1"';
+/** How long a shell that has not stopped itself yet is waited for before it is continued anyway. */
+const stopWaitMs = 10_000;
+
+/** The commands running now, by marker: killed, with what they started, when this process exits. */
+const running = new Map<string, CallProcessMarks>();
 let exitHookInstalled = false;
 
 /**
@@ -25,16 +38,23 @@ let exitHookInstalled = false;
  * runs no handler: the orphan reaper covers that.
  */
 function killRunningOnExit(marks: CallProcessMarks): void {
-  running.add(marks);
+  running.set(marks.environmentMarker, marks);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
-    for (const left of running) killCallProcesses(left);
+    for (const left of running.values()) killCallProcesses(left);
   });
 }
 
+/** Lists `marks` (replacing those of the same marker) to be killed if this process ends first. */
+function watch(marks: CallProcessMarks): void {
+  killRunningOnExit(marks);
+  // Killed outright, this process runs no handler: the orphan reaper then ends the command.
+  reapIfOwnerDies(marks);
+}
+
 function ended(marks: CallProcessMarks): void {
-  running.delete(marks);
+  running.delete(marks.environmentMarker);
   stopReaping(marks);
 }
 
@@ -73,6 +93,15 @@ export interface ShellCommandOutcome {
   readonly pid: number | undefined;
 }
 
+/** Signals the shell; one that is already gone is fine. */
+function signalShell(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // ESRCH: gone.
+  }
+}
+
 /** Kills a whole process group; a group that is already gone is fine. */
 export function killProcessGroup(pgid: number): void {
   try {
@@ -107,35 +136,34 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     const env = { ...(request.env ?? process.env), [markerVariable]: marker };
     // Listed before it starts: this process may be killed before it has read the shell's pid.
     const provisional = reapMarkedIfOwnerDies(environmentMarker);
+    const shell = request.shell ?? "/bin/sh";
+    const stopFirst = process.platform === "linux";
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
-      child = spawn(request.shell ?? "/bin/sh", ["-c", command], {
-        cwd,
-        env,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-        windowsHide: true,
-      });
+      // The wrapper would report a shell that cannot run only in its output (exit 127).
+      if (stopFirst && shell.includes("/")) accessSync(shell, constants.X_OK);
+      child = spawn(
+        stopFirst ? "/bin/sh" : shell,
+        stopFirst ? ["-c", stopThenRun, shell, command] : ["-c", command],
+        { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"], windowsHide: true },
+      );
     } catch (error) {
       stopReaping(provisional);
       throw error;
     }
     const pid = child.pid;
     if (pid === undefined) stopReaping(provisional);
-    const marks: CallProcessMarks | undefined =
+    let marks: CallProcessMarks | undefined =
       pid === undefined
         ? undefined
         : {
             pid,
             environmentMarker,
-            pipes: outputPipesOf(pid),
+            // Read once the shell has stopped itself, before the command runs.
+            pipes: stopFirst ? [] : outputPipesOf(pid),
             startTime: statOf(pid)?.startTime ?? 0,
           };
-    if (marks !== undefined) {
-      killRunningOnExit(marks);
-      // Killed outright, this process runs no handler: the orphan reaper then ends the command.
-      reapIfOwnerDies(marks);
-    }
+    if (marks !== undefined) watch(marks);
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
     const killAll = (): void => {
@@ -175,6 +203,21 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     };
     child.stdout.on("data", collect("stdout"));
     child.stderr.on("data", collect("stderr"));
+
+    const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
+    if (stopFirst && marks !== undefined) {
+      const shellMarks = marks;
+      void whenStopped(shellMarks.pid, stopWaitMs, () => settled || aborted || exited()).then(
+        (wait) => {
+          // Aborted: killed while stopped, nothing of the command ran. Exited: found at its exit.
+          if (wait === "given-up" || settled) return;
+          marks = { ...shellMarks, pipes: outputPipesOf(shellMarks.pid) };
+          watch(marks);
+          // Not reaped yet, so the pid is still the shell's (a zombie ignores the signal).
+          if (!exited()) signalShell(shellMarks.pid, "SIGCONT");
+        },
+      );
+    }
 
     child.once("error", (error) => {
       if (marks !== undefined) ended(marks);

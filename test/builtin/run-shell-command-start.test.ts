@@ -1,0 +1,133 @@
+// A terminal command's processes are known before any of it runs: the shell stops itself as it
+// starts, its output sockets are read and listed, and only then is it continued as
+// `SHELL -c COMMAND`. A command that leaves for a session of its own, drops its marker and exits
+// at once is then still found by the output it holds, however late its owner got to look.
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runShellCommand } from "../../src/builtin/run-shell-command.js";
+import { eventually } from "../mcp/mcp-support.js";
+import { isDead } from "../sandbox/process-helpers.js";
+
+const slowOwner = fileURLToPath(
+  new URL("./fixtures/slow-after-command-starts.ts", import.meta.url),
+);
+let dir = "";
+const left: number[] = [];
+
+/** The live processes whose environment holds `NAME=value`. */
+function processesWith(variable: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(variable)) {
+        found.push(Number(entry));
+      }
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found.filter((pid) => !isDead(pid));
+}
+
+/** Runs `command` in a process that waits 300 ms for a core right after the spawn. */
+async function runWithSlowOwner(command: string): Promise<{ exitCode?: number; pid?: number }> {
+  const child = spawn(process.execPath, ["--import", "tsx", slowOwner, command, dir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString("utf8");
+  });
+  const code = await new Promise((resolve) => child.once("close", resolve));
+  expect(code).toBe(0);
+  return JSON.parse(out) as { exitCode?: number; pid?: number };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "aintern-start-"));
+});
+
+afterAll(async () => {
+  for (const pid of left) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Gone.
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.runIf(process.platform === "linux")("a terminal command as it starts", () => {
+  it.each([
+    ["its marker removed", "env -u AINTERN_CALL"],
+    ["its marker emptied", "env AINTERN_CALL="],
+    ["its environment cleared", "env -i"],
+  ])(
+    "kills what left for a session of its own with %s, though the shell exited before its owner looked",
+    async (_how, prefix) => {
+      const tag = `AINTERN_ESCAPE_TAG=${randomUUID()}`;
+      const outcome = await runWithSlowOwner(`${prefix} ${tag} setsid sleep 300 & exit 0`);
+      expect(outcome.exitCode).toBe(0);
+      await eventually(() => {
+        const found = processesWith(tag);
+        left.push(...found);
+        expect(found).toEqual([]);
+      }, 5_000);
+    },
+    30_000,
+  );
+
+  it("runs the command as `SHELL -c COMMAND`: the same $0, arguments, pid and exit code", async () => {
+    const signal = new AbortController().signal;
+    const outcome = await runShellCommand({
+      command: 'echo "$0|$#|$$"; exit 7',
+      cwd: dir,
+      maxOutputBytes: 1024,
+      signal,
+    });
+    expect(outcome.stdout).toBe(`/bin/sh|0|${outcome.pid}\n`);
+    expect(outcome.exitCode).toBe(7);
+    const bash = await runShellCommand({
+      command: 'echo "$0|$#|$$"; [ -n "$BASH_VERSION" ] && echo bash',
+      cwd: dir,
+      maxOutputBytes: 1024,
+      signal,
+      shell: "/bin/bash",
+    });
+    expect(bash.stdout).toBe(`/bin/bash|0|${bash.pid}\nbash\n`);
+  });
+
+  it("reports a shell that cannot run as an error, not as the command's output", async () => {
+    await expect(
+      runShellCommand({
+        command: "true",
+        cwd: dir,
+        maxOutputBytes: 1024,
+        signal: new AbortController().signal,
+        shell: join(dir, "no-such-shell"),
+      }),
+    ).rejects.toThrow(/ENOENT/);
+  });
+
+  it("runs nothing of a command whose call was cancelled before it started", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await runShellCommand({
+      command: "echo ran > ran.txt",
+      cwd: dir,
+      maxOutputBytes: 1024,
+      signal: controller.signal,
+    });
+    expect(outcome.aborted).toBe(true);
+    expect(outcome.exitSignal).toBe("SIGKILL");
+    expect(existsSync(join(dir, "ran.txt"))).toBe(false);
+  });
+});
