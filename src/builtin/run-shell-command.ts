@@ -1,7 +1,8 @@
-import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { accessSync, constants } from "node:fs";
-import type { Readable } from "node:stream";
+import { basename, resolve } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import {
   type CallProcessMarks,
   killCallProcesses,
@@ -10,7 +11,6 @@ import {
   statOf,
 } from "../sandbox/kill-process-tree.js";
 import { reapIfOwnerDies, reapMarkedIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
-import { whenStopped } from "../sandbox/when-stopped.js";
 
 /** After the call's processes are killed, output still not closed within this is abandoned. */
 const closeGraceMs = 200;
@@ -18,18 +18,29 @@ const closeGraceMs = 200;
 const exitSweepMs = 50;
 
 /**
- * What the shell runs first on Linux (`sh -c STOP_THEN_RUN SHELL COMMAND`): it stops itself, so
- * that its output sockets are read, and listed with the orphan reaper, before anything of the
+ * What runs first on Linux (`WRAPPER -c WAIT_THEN_RUN SHELL COMMAND`, the call's fourth stdio
+ * a socket only this process holds the other end of): it waits for `go` on that socket, so that
+ * the shell's output sockets are read, and listed with the orphan reaper, before anything of the
  * command has run (a command that moves to a session of its own, drops its marker and exits at
- * once would otherwise be gone before they were read, and what it left, unrecognised); continued,
- * it becomes `SHELL -c COMMAND` (same pid, group and environment).
+ * once would otherwise be gone before they were read, and what it left, unrecognised). Then it
+ * closes the socket and becomes `SHELL -c COMMAND` (same pid, group and environment). Without
+ * `go` (the call cancelled, its owner killed: the socket closes) it exits and nothing runs. No
+ * other process can release it: a socket cannot be opened through `/proc`, and a signal does
+ * nothing to a `read`.
  */
-const stopThenRun = 'kill -STOP $$; exec "$0" -c "$1"';
-/** How long a shell that has not stopped itself yet is waited for before it is continued anyway. */
-const stopWaitMs = 10_000;
+const waitThenRun =
+  'IFS= read -r go <&3 && [ "$go" = go ] || exit 125; exec 3<&-; exec "$0" -c "$1"';
 
-/** The commands running now, by marker: killed, with what they started, when this process exits. */
-const running = new Map<string, CallProcessMarks>();
+/**
+ * Shells that run {@link waitThenRun} themselves, reading no start-up file of the user's on the
+ * way (zsh reads `.zshenv`, which would then run twice; bash reads only `BASH_ENV`, if set).
+ * Another shell (zsh, fish) is started by `/bin/sh`, which passes on only environment variables
+ * whose names are shell identifiers.
+ */
+const posixShells = new Set(["sh", "dash", "bash", "ash", "ksh", "ksh93", "mksh", "yash"]);
+
+/** The commands running now: killed, with what they started, when this process exits. */
+const running = new Set<CallProcessMarks>();
 let exitHookInstalled = false;
 
 /**
@@ -38,23 +49,16 @@ let exitHookInstalled = false;
  * runs no handler: the orphan reaper covers that.
  */
 function killRunningOnExit(marks: CallProcessMarks): void {
-  running.set(marks.environmentMarker, marks);
+  running.add(marks);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
-    for (const left of running.values()) killCallProcesses(left);
+    for (const left of running) killCallProcesses(left);
   });
 }
 
-/** Lists `marks` (replacing those of the same marker) to be killed if this process ends first. */
-function watch(marks: CallProcessMarks): void {
-  killRunningOnExit(marks);
-  // Killed outright, this process runs no handler: the orphan reaper then ends the command.
-  reapIfOwnerDies(marks);
-}
-
 function ended(marks: CallProcessMarks): void {
-  running.delete(marks.environmentMarker);
+  running.delete(marks);
   stopReaping(marks);
 }
 
@@ -93,15 +97,6 @@ export interface ShellCommandOutcome {
   readonly pid: number | undefined;
 }
 
-/** Signals the shell; one that is already gone is fine. */
-function signalShell(pid: number, name: NodeJS.Signals): void {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // ESRCH: gone.
-  }
-}
-
 /** Kills a whole process group; a group that is already gone is fine. */
 export function killProcessGroup(pgid: number): void {
   try {
@@ -137,41 +132,63 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     // Listed before it starts: this process may be killed before it has read the shell's pid.
     const provisional = reapMarkedIfOwnerDies(environmentMarker);
     const shell = request.shell ?? "/bin/sh";
-    const stopFirst = process.platform === "linux";
-    let child: ChildProcessByStdio<null, Readable, Readable>;
+    const waitFirst = process.platform === "linux";
+    const wrapper = posixShells.has(basename(shell)) ? shell : "/bin/sh";
+    let child: ChildProcess;
     try {
-      // The wrapper would report a shell that cannot run only in its output (exit 127).
-      if (stopFirst && shell.includes("/")) accessSync(shell, constants.X_OK);
+      // Started by /bin/sh, a shell that cannot run would be reported only in its output.
+      if (waitFirst && wrapper !== shell && shell.includes("/")) {
+        accessSync(resolve(cwd, shell), constants.X_OK);
+      }
       child = spawn(
-        stopFirst ? "/bin/sh" : shell,
-        stopFirst ? ["-c", stopThenRun, shell, command] : ["-c", command],
-        { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"], windowsHide: true },
+        waitFirst ? wrapper : shell,
+        waitFirst ? ["-c", waitThenRun, shell, command] : ["-c", command],
+        {
+          cwd,
+          env,
+          detached: true,
+          stdio: waitFirst ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+          windowsHide: true,
+        },
       );
     } catch (error) {
       stopReaping(provisional);
       throw error;
     }
+    const stdout = child.stdout as Readable;
+    const stderr = child.stderr as Readable;
     const pid = child.pid;
     if (pid === undefined) stopReaping(provisional);
-    let marks: CallProcessMarks | undefined =
+    // Read while the shell waits for `go`: nothing of the command has run yet.
+    const marks: CallProcessMarks | undefined =
       pid === undefined
         ? undefined
         : {
             pid,
             environmentMarker,
-            // Read once the shell has stopped itself, before the command runs.
-            pipes: stopFirst ? [] : outputPipesOf(pid),
+            pipes: outputPipesOf(pid),
             startTime: statOf(pid)?.startTime ?? 0,
           };
-    if (marks !== undefined) watch(marks);
+    if (marks !== undefined) {
+      killRunningOnExit(marks);
+      // Killed outright, this process runs no handler: the orphan reaper then ends the command.
+      reapIfOwnerDies(marks);
+    }
+    const release = child.stdio[3] as Writable | null | undefined;
+    if (release) {
+      // The shell gone already (EPIPE) is found at its exit.
+      release.on("error", () => undefined);
+      if (signal.aborted || marks === undefined) release.destroy();
+      else release.end("go\n");
+    }
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
     const killAll = (): void => {
       if (marks !== undefined) killCallProcesses(marks);
       // A process we could not find may still hold the output open: stop waiting for it.
       graceTimer ??= setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        stdout.destroy();
+        stderr.destroy();
         finish();
       }, closeGraceMs);
       graceTimer.unref?.();
@@ -201,23 +218,8 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       }
       onOutput?.(stream, chunk.toString("utf8"), totalBytes);
     };
-    child.stdout.on("data", collect("stdout"));
-    child.stderr.on("data", collect("stderr"));
-
-    const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
-    if (stopFirst && marks !== undefined) {
-      const shellMarks = marks;
-      void whenStopped(shellMarks.pid, stopWaitMs, () => settled || aborted || exited()).then(
-        (wait) => {
-          // Aborted: killed while stopped, nothing of the command ran. Exited: found at its exit.
-          if (wait === "given-up" || settled) return;
-          marks = { ...shellMarks, pipes: outputPipesOf(shellMarks.pid) };
-          watch(marks);
-          // Not reaped yet, so the pid is still the shell's (a zombie ignores the signal).
-          if (!exited()) signalShell(shellMarks.pid, "SIGCONT");
-        },
-      );
-    }
+    stdout.on("data", collect("stdout"));
+    stderr.on("data", collect("stderr"));
 
     child.once("error", (error) => {
       if (marks !== undefined) ended(marks);

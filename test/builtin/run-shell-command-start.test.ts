@@ -1,11 +1,12 @@
-// A terminal command's processes are known before any of it runs: the shell stops itself as it
-// starts, its output sockets are read and listed, and only then is it continued as
-// `SHELL -c COMMAND`. A command that leaves for a session of its own, drops its marker and exits
-// at once is then still found by the output it holds, however late its owner got to look.
+// A terminal command's processes are known before any of it runs: the shell waits as it starts,
+// its output sockets are read and listed, and only then is it let run as `SHELL -c COMMAND`,
+// through a socket only its owner holds. A command that leaves for a session of its own, drops
+// its marker and exits at once is then still found by the output it holds, however late its
+// owner got to look.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,11 +37,54 @@ function processesWith(variable: string): number[] {
   return found.filter((pid) => !isDead(pid));
 }
 
-/** Runs `command` in a process that waits 300 ms for a core right after the spawn. */
-async function runWithSlowOwner(command: string): Promise<{ exitCode?: number; pid?: number }> {
+/** The pids of the children of `parent` (from `/proc/<pid>/stat`). */
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) {
+        children.push(Number(entry));
+      }
+    } catch {
+      // Gone.
+    }
+  }
+  return children;
+}
+
+/**
+ * Runs `command` in a process that waits 300 ms for a core right after the spawn; with
+ * `signalChildren`, sends that signal to its children over and over meanwhile (as another
+ * command of the same user could).
+ */
+async function runWithSlowOwner(
+  command: string,
+  signalChildren?: NodeJS.Signals,
+): Promise<{ exitCode?: number; pid?: number }> {
   const child = spawn(process.execPath, ["--import", "tsx", slowOwner, command, dir], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+  const done = new Promise((resolve) => child.once("exit", resolve));
+  if (signalChildren !== undefined) {
+    void (async () => {
+      let ended = false;
+      void done.then(() => {
+        ended = true;
+      });
+      while (!ended) {
+        for (const pid of childrenOf(child.pid!)) {
+          try {
+            process.kill(pid, signalChildren);
+          } catch {
+            // Gone.
+          }
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+  }
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => {
     out += chunk.toString("utf8");
@@ -85,6 +129,45 @@ describe.runIf(process.platform === "linux")("a terminal command as it starts", 
     30_000,
   );
 
+  it("cannot be let run early by another process signalling the waiting shell", async () => {
+    const tag = `AINTERN_ESCAPE_TAG=${randomUUID()}`;
+    const outcome = await runWithSlowOwner(
+      `env -u AINTERN_CALL ${tag} setsid sleep 300 & exit 0`,
+      "SIGCONT",
+    );
+    expect(outcome.exitCode).toBe(0);
+    await eventually(() => {
+      const found = processesWith(tag);
+      left.push(...found);
+      expect(found).toEqual([]);
+    }, 5_000);
+  }, 30_000);
+
+  it("passes on every environment variable to a shell that keeps them (bash)", async () => {
+    const outcome = await runShellCommand({
+      command: 'env | grep -E "^(FOO-BAR|spring[.]profile)=" | sort',
+      cwd: dir,
+      maxOutputBytes: 1024,
+      signal: new AbortController().signal,
+      shell: "/bin/bash",
+      env: { "FOO-BAR": "1", "spring.profile": "dev", PATH: process.env.PATH ?? "" },
+    });
+    expect(outcome.stdout).toBe("FOO-BAR=1\nspring.profile=dev\n");
+  });
+
+  it("finds a shell named by a relative path in the command's folder", async () => {
+    await copyFile("/bin/bash", join(dir, "mysh"));
+    await chmod(join(dir, "mysh"), 0o755);
+    const outcome = await runShellCommand({
+      command: 'echo "$0 $BASH_VERSION"',
+      cwd: dir,
+      maxOutputBytes: 1024,
+      signal: new AbortController().signal,
+      shell: "./mysh",
+    });
+    expect(outcome.stdout).toMatch(/^\.\/mysh \d/);
+  });
+
   it("runs the command as `SHELL -c COMMAND`: the same $0, arguments, pid and exit code", async () => {
     const signal = new AbortController().signal;
     const outcome = await runShellCommand({
@@ -127,7 +210,6 @@ describe.runIf(process.platform === "linux")("a terminal command as it starts", 
       signal: controller.signal,
     });
     expect(outcome.aborted).toBe(true);
-    expect(outcome.exitSignal).toBe("SIGKILL");
     expect(existsSync(join(dir, "ran.txt"))).toBe(false);
   });
 });
