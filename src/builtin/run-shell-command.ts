@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { accessSync, constants } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import {
   type CallProcessMarks,
@@ -11,6 +10,7 @@ import {
   statOf,
 } from "../sandbox/kill-process-tree.js";
 import { reapIfOwnerDies, reapMarkedIfOwnerDies, stopReaping } from "../sandbox/orphan-reaper.js";
+import { assertRunnableProgram } from "./runnable-program.js";
 
 /** After the call's processes are killed, output still not closed within this is abandoned. */
 const closeGraceMs = 200;
@@ -29,15 +29,16 @@ const exitSweepMs = 50;
  * nothing to a `read`.
  */
 const waitThenRun =
-  'IFS= read -r go <&3 && [ "$go" = go ] || exit 125; exec 3<&-; exec "$0" -c "$1"';
+  'IFS= read -r aintern_go <&3 && [ "$aintern_go" = go ] || exit 125; unset aintern_go; exec 3<&-; exec "$0" -c "$1"';
 
 /**
- * Shells that run {@link waitThenRun} themselves, reading no start-up file of the user's on the
- * way (zsh reads `.zshenv`, which would then run twice; bash reads only `BASH_ENV`, if set).
- * Another shell (zsh, fish) is started by `/bin/sh`, which passes on only environment variables
- * whose names are shell identifiers.
+ * Shells that run {@link waitThenRun} themselves, unchanged by running twice: they read no
+ * start-up file of the user's on the way (zsh reads `.zshenv`; bash reads only `BASH_ENV`, if
+ * set) and count `SHLVL` once (busybox `ash` would count it twice). Another shell (zsh, fish,
+ * ash) is started by `/bin/sh`, which passes on only environment variables whose names are shell
+ * identifiers.
  */
-const posixShells = new Set(["sh", "dash", "bash", "ash", "ksh", "ksh93", "mksh", "yash"]);
+const posixShells = new Set(["sh", "dash", "bash", "ksh", "ksh93", "mksh", "yash"]);
 
 /** The commands running now: killed, with what they started, when this process exits. */
 const running = new Set<CallProcessMarks>();
@@ -137,9 +138,8 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     let child: ChildProcess;
     try {
       // Started by /bin/sh, a shell that cannot run would be reported only in its output.
-      if (waitFirst && wrapper !== shell && shell.includes("/")) {
-        accessSync(resolve(cwd, shell), constants.X_OK);
-      }
+      if (waitFirst && wrapper !== shell)
+        assertRunnableProgram(shell, cwd, (request.env ?? process.env).PATH);
       child = spawn(
         waitFirst ? wrapper : shell,
         waitFirst ? ["-c", waitThenRun, shell, command] : ["-c", command],

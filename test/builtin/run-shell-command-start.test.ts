@@ -3,7 +3,7 @@
 // through a socket only its owner holds. A command that leaves for a session of its own, drops
 // its marker and exits at once is then still found by the output it holds, however late its
 // owner got to look.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, copyFile, mkdtemp, rm } from "node:fs/promises";
@@ -188,16 +188,40 @@ describe.runIf(process.platform === "linux")("a terminal command as it starts", 
     expect(bash.stdout).toBe(`/bin/bash|0|${bash.pid}\nbash\n`);
   });
 
-  it("reports a shell that cannot run as an error, not as the command's output", async () => {
-    await expect(
-      runShellCommand({
-        command: "true",
-        cwd: dir,
-        maxOutputBytes: 1024,
-        signal: new AbortController().signal,
-        shell: join(dir, "no-such-shell"),
-      }),
-    ).rejects.toThrow(/ENOENT/);
+  it.each([
+    ["a missing path", () => join(dir, "no-such-shell"), /ENOENT/],
+    ["a name on no folder of PATH", () => "no-such-shell", /ENOENT/],
+    ["a folder", () => dir, /EACCES/],
+  ])(
+    "reports a shell that cannot run (%s) as an error, not as the command's output",
+    async (_what, shell, error) => {
+      await expect(
+        runShellCommand({
+          command: "true",
+          cwd: dir,
+          maxOutputBytes: 1024,
+          signal: new AbortController().signal,
+          shell: shell(),
+        }),
+      ).rejects.toThrow(error);
+    },
+  );
+
+  it("leaves the command's variables as they were, whatever their names", async () => {
+    const outcome = await runShellCommand({
+      command: 'echo "$go|$REPLY|$SHLVL"',
+      cwd: dir,
+      maxOutputBytes: 1024,
+      signal: new AbortController().signal,
+      shell: "/bin/bash",
+      env: { go: "stay", REPLY: "kept", SHLVL: "4", PATH: process.env.PATH ?? "" },
+    });
+    const plain = spawnSync("/bin/bash", ["-c", 'echo "$go|$REPLY|$SHLVL"'], {
+      env: { go: "stay", REPLY: "kept", SHLVL: "4", PATH: process.env.PATH ?? "" },
+      encoding: "utf8",
+    });
+    expect(outcome.stdout).toBe(plain.stdout);
+    expect(outcome.stdout).toBe("stay|kept|5\n");
   });
 
   it("runs nothing of a command whose call was cancelled before it started", async () => {
