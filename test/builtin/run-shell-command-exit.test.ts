@@ -4,14 +4,13 @@
 // (through its orphan reaper), even at the moment it started the command.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventually } from "../mcp/mcp-support.js";
-import { isDead, NotedProcesses } from "../sandbox/process-helpers.js";
+import { NotedProcesses, processesWith } from "../sandbox/process-helpers.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/exit-with-command.ts", import.meta.url));
 const killedAtStart = fileURLToPath(
@@ -20,22 +19,6 @@ const killedAtStart = fileURLToPath(
 const started = new NotedProcesses();
 const { running } = started;
 let dir: string | undefined;
-
-/** The live processes whose environment holds `NAME=value` (a test's own tag, inherited). */
-function processesWith(variable: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^[0-9]+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(variable)) {
-        found.push(Number(entry));
-      }
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found.filter((pid) => !isDead(pid));
-}
 
 afterAll(async () => {
   started.killLeft();

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runShellCommand } from "../../src/builtin/run-shell-command.js";
 import { eventually } from "../mcp/mcp-support.js";
-import { isDead } from "../sandbox/process-helpers.js";
+import { processesWith } from "../sandbox/process-helpers.js";
 
 const slowOwner = fileURLToPath(
   new URL("./fixtures/slow-after-command-starts.ts", import.meta.url),
@@ -21,20 +21,18 @@ const slowOwner = fileURLToPath(
 let dir = "";
 const left: number[] = [];
 
-/** The live processes whose environment holds `NAME=value`. */
-function processesWith(variable: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^[0-9]+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(variable)) {
-        found.push(Number(entry));
-      }
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return found.filter((pid) => !isDead(pid));
+/** `runShellCommand` of `command` in the test's folder, with `options` on top. */
+function run(
+  command: string,
+  options: Partial<Parameters<typeof runShellCommand>[0]> = {},
+): ReturnType<typeof runShellCommand> {
+  return runShellCommand({
+    command,
+    cwd: dir,
+    maxOutputBytes: 1024,
+    signal: new AbortController().signal,
+    ...options,
+  });
 }
 
 /** The pids of the children of `parent` (from `/proc/<pid>/stat`). */
@@ -144,11 +142,7 @@ describe.runIf(process.platform === "linux")("a terminal command as it starts", 
   }, 30_000);
 
   it("passes on every environment variable to a shell that keeps them (bash)", async () => {
-    const outcome = await runShellCommand({
-      command: 'env | grep -E "^(FOO-BAR|spring[.]profile)=" | sort',
-      cwd: dir,
-      maxOutputBytes: 1024,
-      signal: new AbortController().signal,
+    const outcome = await run('env | grep -E "^(FOO-BAR|spring[.]profile)=" | sort', {
       shell: "/bin/bash",
       env: { "FOO-BAR": "1", "spring.profile": "dev", PATH: process.env.PATH ?? "" },
     });
@@ -158,31 +152,15 @@ describe.runIf(process.platform === "linux")("a terminal command as it starts", 
   it("finds a shell named by a relative path in the command's folder", async () => {
     await copyFile("/bin/bash", join(dir, "mysh"));
     await chmod(join(dir, "mysh"), 0o755);
-    const outcome = await runShellCommand({
-      command: 'echo "$0 $BASH_VERSION"',
-      cwd: dir,
-      maxOutputBytes: 1024,
-      signal: new AbortController().signal,
-      shell: "./mysh",
-    });
+    const outcome = await run('echo "$0 $BASH_VERSION"', { shell: "./mysh" });
     expect(outcome.stdout).toMatch(/^\.\/mysh \d/);
   });
 
   it("runs the command as `SHELL -c COMMAND`: the same $0, arguments, pid and exit code", async () => {
-    const signal = new AbortController().signal;
-    const outcome = await runShellCommand({
-      command: 'echo "$0|$#|$$"; exit 7',
-      cwd: dir,
-      maxOutputBytes: 1024,
-      signal,
-    });
+    const outcome = await run('echo "$0|$#|$$"; exit 7');
     expect(outcome.stdout).toBe(`/bin/sh|0|${outcome.pid}\n`);
     expect(outcome.exitCode).toBe(7);
-    const bash = await runShellCommand({
-      command: 'echo "$0|$#|$$"; [ -n "$BASH_VERSION" ] && echo bash',
-      cwd: dir,
-      maxOutputBytes: 1024,
-      signal,
+    const bash = await run('echo "$0|$#|$$"; [ -n "$BASH_VERSION" ] && echo bash', {
       shell: "/bin/bash",
     });
     expect(bash.stdout).toBe(`/bin/bash|0|${bash.pid}\nbash\n`);
@@ -195,24 +173,12 @@ describe.runIf(process.platform === "linux")("a terminal command as it starts", 
   ])(
     "reports a shell that cannot run (%s) as an error, not as the command's output",
     async (_what, shell, error) => {
-      await expect(
-        runShellCommand({
-          command: "true",
-          cwd: dir,
-          maxOutputBytes: 1024,
-          signal: new AbortController().signal,
-          shell: shell(),
-        }),
-      ).rejects.toThrow(error);
+      await expect(run("true", { shell: shell() })).rejects.toThrow(error);
     },
   );
 
   it("leaves the command's variables as they were, whatever their names", async () => {
-    const outcome = await runShellCommand({
-      command: 'echo "$go|$REPLY|$SHLVL"',
-      cwd: dir,
-      maxOutputBytes: 1024,
-      signal: new AbortController().signal,
+    const outcome = await run('echo "$go|$REPLY|$SHLVL"', {
       shell: "/bin/bash",
       env: { go: "stay", REPLY: "kept", SHLVL: "4", PATH: process.env.PATH ?? "" },
     });
@@ -227,12 +193,7 @@ describe.runIf(process.platform === "linux")("a terminal command as it starts", 
   it("runs nothing of a command whose call was cancelled before it started", async () => {
     const controller = new AbortController();
     controller.abort();
-    const outcome = await runShellCommand({
-      command: "echo ran > ran.txt",
-      cwd: dir,
-      maxOutputBytes: 1024,
-      signal: controller.signal,
-    });
+    const outcome = await run("echo ran > ran.txt", { signal: controller.signal });
     expect(outcome.aborted).toBe(true);
     expect(existsSync(join(dir, "ran.txt"))).toBe(false);
   });

@@ -76,6 +76,22 @@ export function isDead(pid: number): boolean {
   return state === undefined || state === "Z" || state === "X";
 }
 
+/** The live processes whose environment holds `NAME=value` (a test's own tag, inherited). */
+export function processesWith(variable: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(variable)) {
+        found.push(Number(entry));
+      }
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found.filter((pid) => !isDead(pid));
+}
+
 /** The pids of the living (non-zombie) processes in process group `pgid`. */
 export function livingGroupMembers(pgid: number): number[] {
   const living: number[] = [];
