@@ -108,8 +108,9 @@ export function killProcessGroup(pgid: number): void {
 }
 
 /**
- * Runs `command` with `/bin/sh -c` in its own process group (spawned detached, stdin closed)
- * and resolves when its output is closed. An abort kills with SIGKILL the whole group and, on
+ * Runs `command` with `/bin/sh -c` (or `shell`) in its own process group (spawned detached,
+ * stdin closed) and resolves when its output is closed. On Linux the shell runs none of it until
+ * its output sockets are noted ({@link waitThenRun}). An abort kills with SIGKILL the whole group and, on
  * Linux, every process of the call found in `/proc` (descendants by ppid, holders of its output
  * pipes, carriers of its environment marker), so a process that left the group with `setsid`
  * ends too. When the shell exits on its own, every process of the call is found and killed the
