@@ -4,8 +4,9 @@ import { delimiter, resolve } from "node:path";
 /**
  * Throws, as `spawn` would report it (`spawn <program> ENOENT` or `EACCES`, with that `code`),
  * unless `program` names an executable file: a path (relative to `cwd`) as it is, a bare name
- * in one of `path`'s folders. For a program another one will start (`exec`), whose failure would
- * otherwise reach the caller only as that one's exit code and output.
+ * in one of `path`'s folders (with no `path`, a bare name passes). For a program another one
+ * will start (`exec`), whose failure would otherwise reach the caller only as that one's exit
+ * code and output.
  *
  * @internal
  */
@@ -14,6 +15,8 @@ export function assertRunnableProgram(
   cwd: string,
   path: string | undefined,
 ): void {
+  // Without a PATH each shell searches its own default folders: left to the one that runs it.
+  if (!program.includes("/") && path === undefined) return;
   const candidates = program.includes("/")
     ? [resolve(cwd, program)]
     : (path ?? "")
