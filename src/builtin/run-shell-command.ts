@@ -25,8 +25,8 @@ const exitSweepMs = 50;
  * once would otherwise be gone before they were read, and what it left, unrecognised). Then it
  * closes the socket and becomes `SHELL -c COMMAND` (same pid, group and environment). Without
  * `go` (the call cancelled, its owner killed: the socket closes) it exits and nothing runs. No
- * other process can release it: a socket cannot be opened through `/proc`, and a signal does
- * nothing to a `read`.
+ * other process can release it (short of one allowed to ptrace this one): a socket cannot be
+ * opened through `/proc`, and a signal does not end a `read` in its favour.
  */
 const waitThenRun =
   'IFS= read -r aintern_go <&3 && [ "$aintern_go" = go ] || exit 125; unset aintern_go; exec 3<&-; exec "$0" -c "$1"';
