@@ -130,7 +130,8 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
   return new Promise((resolvePromise, rejectPromise) => {
     const marker = randomUUID();
     const environmentMarker = `${markerVariable}=${marker}`;
-    const env = { ...(request.env ?? process.env), [markerVariable]: marker };
+    const given = request.env ?? process.env;
+    const env = { ...given, [markerVariable]: marker };
     // Listed before it starts: this process may be killed before it has read the shell's pid.
     const provisional = reapMarkedIfOwnerDies(environmentMarker);
     const shell = request.shell ?? "/bin/sh";
@@ -139,8 +140,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     let child: ChildProcess;
     try {
       // Started by /bin/sh, a shell that cannot run would be reported only in its output.
-      if (waitFirst && wrapper !== shell)
-        assertRunnableProgram(shell, cwd, (request.env ?? process.env).PATH);
+      if (waitFirst && wrapper !== shell) assertRunnableProgram(shell, cwd, given.PATH);
       child = spawn(
         waitFirst ? wrapper : shell,
         waitFirst ? ["-c", waitThenRun, shell, command] : ["-c", command],

@@ -15,9 +15,10 @@ export function assertRunnableProgram(
   cwd: string,
   path: string | undefined,
 ): void {
+  const isPath = program.includes("/");
   // Without a PATH each shell searches its own default folders: left to the one that runs it.
-  if (!program.includes("/") && path === undefined) return;
-  const candidates = program.includes("/")
+  if (!isPath && path === undefined) return;
+  const candidates = isPath
     ? [resolve(cwd, program)]
     : (path ?? "")
         .split(delimiter)

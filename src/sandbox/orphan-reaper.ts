@@ -126,10 +126,10 @@ function cannotReap(pid: number | undefined): boolean {
 }
 
 /** Kills a reaper that {@link cannotReap} (a stopped one would stay stopped for good). */
-function replaceReaper(stopped: ChildProcess): void {
-  if (reaper === stopped) reaper = undefined;
+function replaceReaper(unable: ChildProcess): void {
+  if (reaper === unable) reaper = undefined;
   try {
-    stopped.kill("SIGKILL");
+    unable.kill("SIGKILL");
   } catch {
     // Gone already.
   }
