@@ -108,12 +108,9 @@ export class StdioLineTransport implements Transport {
     if (stdout.destroyed || stdout.writableEnded) {
       return Promise.reject(new Error("The stdio transport's output is closed"));
     }
-    // The message and its newline written as two pieces of one write (`cork`): joined into one
-    // string, the whole message would be copied once more before it is written.
-    stdout.cork();
-    stdout.write(JSON.stringify(message));
-    const room = stdout.write("\n");
-    stdout.uncork();
+    // One write of one string: measured a little faster than the message and its newline as two
+    // pieces of a corked write (a `writev`), the joined string's extra copy included.
+    const room = stdout.write(`${JSON.stringify(message)}\n`);
     // A stream reports a failed write with an `error` event, never from `write` itself.
     const drained = room ? Promise.resolve() : this.#drained();
     this.#admission.sent(message);
