@@ -35,6 +35,7 @@ import type { Tool } from "../tools/index.js";
 import { checkFoundConfig, isWithin, realPathOf } from "./config-trust.js";
 import { keepBuiltinParameterNames } from "./keep-builtin-parameter-names.js";
 import { toolPackagePaths, upstreamCodePaths } from "./server-code-paths.js";
+import { claimDefaultStore } from "./store-origin.js";
 
 /** What {@link openMcpRuntime} takes: the CLI's flags, over the configuration file. */
 export interface McpRuntimeOptions {
@@ -136,6 +137,8 @@ export async function resolveMcpPlaces(
     await checkDefaultStoreInside(workspacePath, file);
     ensureDirectory(folder);
     await checkDefaultStoreInside(workspacePath, file);
+    // Before anything reads its remembered approvals: not a store the repository brought.
+    await claimDefaultStore(file);
     storeUrl = `sqlite:${file}`;
   }
   return { config, workspacePath, storeUrl };

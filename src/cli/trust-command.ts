@@ -1,11 +1,20 @@
 import { lstat, realpath } from "node:fs/promises";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { displayText } from "../core/index.js";
-import { configWidenings, trustConfig, trustFilePath } from "./config-trust.js";
+import {
+  configWidenings,
+  isWithin,
+  realPathOf,
+  trustConfig,
+  trustFilePath,
+} from "./config-trust.js";
 import { findMcpConfig } from "./mcp-runtime.js";
+import { adoptStore, knownStoresFolder } from "./store-origin.js";
 
 export const trustUsage = `Usage:
   aintern trust [--workspace DIR] [--config FILE]
+  aintern trust --store [--workspace DIR]
 
   Trusts the aintern.config.json in the workspace (--workspace DIR, else the current
   directory), with its current content: aintern mcp, tools, doctor, audit, permissions and
@@ -17,6 +26,12 @@ export const trustUsage = `Usage:
   is found: a symbolic link to a file trusted elsewhere needs trusting in its own folder (its
   relative paths resolve from there). Trusted files are recorded in
   $AINTERN_HOME/trusted-configs.json (default ~/.aintern).
+
+  --store adopts the workspace's store (.aintern/audit.db) as yours: aintern uses a store
+  there only when it made it for you, since one that came with a repository could hold
+  remembered approvals nobody here gave. Adopt one made by an earlier aintern, or your own
+  workspace copied or restored (check what it remembers with aintern permissions list).
+  Adopted stores are recorded in $AINTERN_HOME/stores.
 `;
 
 /** `aintern trust`. Returns the exit code. */
@@ -26,6 +41,7 @@ export async function runTrustCommand(argv: readonly string[]): Promise<number> 
     options: {
       workspace: { type: "string" },
       config: { type: "string" },
+      store: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -33,6 +49,7 @@ export async function runTrustCommand(argv: readonly string[]): Promise<number> 
     process.stdout.write(trustUsage);
     return 0;
   }
+  if (values.store === true) return adoptWorkspaceStore(values.workspace ?? ".");
   const config = await findMcpConfig({
     ...(values.workspace === undefined ? {} : { workspace: values.workspace }),
     ...(values.config === undefined ? {} : { config: values.config }),
@@ -54,6 +71,36 @@ export async function runTrustCommand(argv: readonly string[]): Promise<number> 
     reasons.length === 0
       ? `Trusted ${name} (it only restricts; it needed no trust).\n`
       : `Trusted ${name}, which ${reasons.join("; ")}.\nRecorded in ${trustFilePath()}; a change to the file needs trusting again.\n`,
+  );
+  return 0;
+}
+
+/** `aintern trust --store`: the workspace's `.aintern/audit.db` adopted as the user's own. */
+async function adoptWorkspaceStore(workspace: string): Promise<number> {
+  const workspacePath = await realPathOf(workspace);
+  const file =
+    workspacePath === undefined ? undefined : join(workspacePath, ".aintern", "audit.db");
+  const real = file === undefined ? undefined : await realPathOf(file);
+  if (workspacePath === undefined || file === undefined || real === undefined) {
+    process.stderr.write(`No store at ${displayText(join(workspace, ".aintern", "audit.db"))}.\n`);
+    return 1;
+  }
+  if (!isWithin(workspacePath, real)) {
+    process.stderr.write(
+      `${displayText(file)} leads out of the workspace, to ${displayText(real)}: not adopted. Remove the link, or name the store with --db.\n`,
+    );
+    return 1;
+  }
+  try {
+    await adoptStore(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+    process.stderr.write(`No store at ${displayText(file)}.\n`);
+    return 1;
+  }
+  process.stdout.write(
+    `Adopted ${displayText(file)} as your store: the approvals it remembers are honoured (see them with aintern permissions list).\nRecorded in ${displayText(knownStoresFolder())}.\n`,
   );
   return 0;
 }
