@@ -559,12 +559,125 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
     case "git":
       if (values.includes("--no-index")) return "'git --no-index' reads any file";
       // `git grep KEY` searches every tracked file (`.env` if committed), `--untracked` more.
-      return values.includes("grep") ? "'git grep' searches a whole folder tree" : undefined;
+      if (values.includes("grep")) return "'git grep' searches a whole folder tree";
+      return gitPrintsLocalContent(values);
     case "ps":
       return values.some((v) => !v.startsWith("-") && /^[A-Za-z]*e[A-Za-z]*$/.test(v)) ||
         values.some((v) => /env/i.test(v))
         ? "'ps' with 'e' shows other processes' environments"
         : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** git's global options that take the next word as their value (`-C DIR`, `-c k=v`). */
+const gitGlobalWithValue = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--config-env",
+  "--list-cmds",
+]);
+
+/** The options with which a diff prints names, counts or a status, and no line of any file. */
+const gitNoContentOptions = new Set([
+  "--stat",
+  "--shortstat",
+  "--numstat",
+  "--name-only",
+  "--name-status",
+  "--summary",
+  "--compact-summary",
+  "--dirstat",
+  "--raw",
+  "--quiet",
+  "--exit-code",
+  "-s",
+  "--no-patch",
+]);
+
+/** Whether a git option makes a diff, a log or a stash listing print the files' lines. */
+function isGitPatchOption(value: string): boolean {
+  return (
+    /^-(p|u|W|c|U\d*)$/.test(value) ||
+    /^--(patch|unified|function-context|word-diff|color-words|binary|cc$|dd$|remerge-diff)/.test(
+      value,
+    )
+  );
+}
+
+/**
+ * A revision range (`A..B`, `A...B`, `..B`): `..` between two names, not a path's `..`
+ * (`../x`, `a/../b`).
+ */
+function isRevisionRange(value: string): boolean {
+  return /[^/.]\.\.\.?[^/.]|^\.\.\.?[^/.]|[^/.]\.\.\.?$/.test(value);
+}
+
+/** The stash, named as a revision (`stash`, `stash@{1}`, `refs/stash~2`). */
+function namesStash(value: string): boolean {
+  return /^(refs\/)?stash(@\{[^}]*\})?([~^].*)?$/.test(value);
+}
+
+/**
+ * Why a git command prints lines of files that exist only on this machine (the working tree,
+ * the index, the stash) without naming them, or undefined: `git diff` compares the working tree
+ * or the index unless it is given a range of commits (`git diff` printed a tracked `.env`'s local
+ * secret, which `cat .env` may not) unless it is given a range of commits or the files after
+ * `--`, `git stash show` and a view of the stash print what was put aside, `git log --all` takes
+ * the stash in. A view of committed history (`git log -p`, `git show
+ * HEAD`, `git diff A..B`) prints what anyone with the repository has, and runs
+ * (docs/decisions.md); a diff that prints only names or counts (`--stat`) prints no file.
+ */
+function gitPrintsLocalContent(values: readonly string[]): string | undefined {
+  let at = 0;
+  while (at < values.length && (values[at] as string).startsWith("-")) {
+    const option = values[at] as string;
+    at += gitGlobalWithValue.has(option) ? 2 : 1;
+  }
+  const sub = values[at];
+  if (sub === undefined) return undefined;
+  const rest = values.slice(at + 1);
+  const end = rest.indexOf("--");
+  const before = end === -1 ? rest : rest.slice(0, end);
+  const options = before.filter((v) => v.startsWith("-"));
+  const operands = before.filter((v) => !v.startsWith("-"));
+  const patch = options.some(isGitPatchOption);
+  const printsLines =
+    patch || !options.some((v) => gitNoContentOptions.has(v.split("=", 1)[0] as string));
+  const why = `'git ${sub}' prints lines of files it does not name, from the working tree, the index or the stash`;
+  switch (sub) {
+    case "diff": {
+      if (!printsLines || operands.some(isRevisionRange)) return undefined;
+      // Paths after `--` narrow it to what they name, judged as named paths; `.`, a folder
+      // written as one (`src/`), a glob or pathspec magic (`:/`) still takes in the whole tree.
+      const paths = end === -1 ? [] : rest.slice(end + 1);
+      const named =
+        paths.length > 0 &&
+        paths.every((p) => p !== "." && p !== ".." && !p.endsWith("/") && !/^:|[*?[]/.test(p));
+      return named ? undefined : why;
+    }
+    case "diff-files":
+    case "diff-index":
+      return patch ? why : undefined;
+    case "stash": {
+      const action = rest[0];
+      if (action === "show") return printsLines ? why : undefined;
+      return action === "list" && patch ? why : undefined;
+    }
+    case "show":
+    case "log":
+    case "whatchanged":
+    case "reflog": {
+      const stash =
+        operands.some(namesStash) ||
+        options.some((v) => v === "--all" || v === "--reflog" || v.startsWith("--glob"));
+      return stash && (sub === "show" ? printsLines : patch) ? why : undefined;
+    }
     default:
       return undefined;
   }

@@ -589,12 +589,12 @@ describe("red team, session 11: files read through folders, lists, modules and l
     for (const command of [
       "git status",
       "git log --oneline -20",
-      "git diff HEAD~1",
+      "git diff HEAD~1..HEAD",
       'git commit -m "fix: typo"',
       "git commit -F msg.txt",
       "git commit -t .gitmessage",
       "git -c core.pager=cat log",
-      "git -c color.ui=always diff",
+      "git -c color.ui=always diff --stat",
       "git -C src status",
       "git --no-pager log -p -5",
       "git push origin main",
@@ -699,7 +699,7 @@ describe("red team, session 11: files read through folders, lists, modules and l
           expect(decision.kind, command).toBe("ask");
         }
       }
-      for (const command of ["git diff HEAD~1 HEAD", "git diff -- src/a.ts", "git diff src"]) {
+      for (const command of ["git diff HEAD~1..HEAD", "git diff -- src/a.ts", "git diff -- src"]) {
         expect(defaults.decide({ ...terminal(command), workspacePath: plain }).kind).toBe("allow");
       }
     } finally {
@@ -707,7 +707,7 @@ describe("red team, session 11: files read through folders, lists, modules and l
     }
     // In a repository they are revisions and pathspecs.
     expect(defaults.decide(terminal("git diff HEAD -- src")).kind).toBe("allow");
-    expect(defaults.decide(terminal("git diff . src")).kind).toBe("allow");
+    expect(defaults.decide(terminal("git diff HEAD -- src")).kind).toBe("allow");
   });
 
   it("asks for a git diff, in a repository nested in the workspace, of a folder outside it", () => {
@@ -730,7 +730,7 @@ describe("red team, session 11: files read through folders, lists, modules and l
         }
       }
       // Both inside the nested repository: pathspecs, as in any repository.
-      expect(defaults.decide(inSub("git diff . src")).kind).toBe("allow");
+      expect(defaults.decide(inSub("git diff HEAD -- src")).kind).toBe("allow");
     } finally {
       rmSync(plain, { recursive: true, force: true });
     }
@@ -740,10 +740,9 @@ describe("red team, session 11: files read through folders, lists, modules and l
     for (const command of [
       "diff README.md src/a.ts",
       "diff -u README.md src/a.ts",
-      "git diff HEAD~1 HEAD",
-      "git diff main feature",
+      "git diff HEAD~1..HEAD",
+      "git diff main...feature",
       "git diff -- src",
-      "git diff src",
       "sort -u README.md",
       "wc -l README.md src/a.ts",
       "md5sum README.md",
@@ -807,8 +806,14 @@ describe("git commands that show a file's content name that file", () => {
   it("runs git's everyday reads of the workspace unasked", () => {
     for (const command of [
       "git status",
-      "git diff",
       "git diff --stat",
+      "git diff --name-only HEAD",
+      "git diff HEAD~1..HEAD",
+      "git diff main...feature -- src",
+      "git log -p",
+      "git log --all --oneline",
+      "git stash list",
+      "git stash show --stat",
       "git log --oneline -5",
       "git log -p -- src/a.ts",
       "git show HEAD",
@@ -823,6 +828,41 @@ describe("git commands that show a file's content name that file", () => {
       "git config --file src/a.ts --list",
     ]) {
       expect(permissive.decide(terminal(command)).kind, command).toBe("allow");
+    }
+  });
+});
+
+describe("git commands that print local files they do not name", () => {
+  // Red team, session 23: with `.env` tracked and a deny rule on it, `git diff` printed the local
+  // secret that `cat .env` may not (the working tree, the index and the stash exist only here).
+  it.each([
+    ["git diff"],
+    ["git diff HEAD"],
+    ["git diff main"],
+    ["git diff --cached"],
+    ["git diff --staged -- ."],
+    ["git diff --stat -p"],
+    ["git diff -U5"],
+    ["git --no-pager diff --word-diff"],
+    ["git diff ../x"],
+    ["git diff-files -p"],
+    ["git diff-index -p HEAD"],
+    ["git stash show"],
+    ["git stash show -p stash@{1}"],
+    ["git stash list -p"],
+    ["git show stash"],
+    ["git show stash@{0}"],
+    ["git show refs/stash~1"],
+    ["git log -p --all"],
+    ["git log --patch stash"],
+    ["git log -p --reflog"],
+    ["git log -u --glob=refs/*"],
+    ["git reflog show -p refs/stash"],
+  ])("asks for %j, and no remembered approval covers it", (command) => {
+    for (const policy of [defaults, permissive]) {
+      const decision = policy.decide(terminal(command));
+      expect(decision.kind, command).toBe("ask");
+      expect(decision.kind === "ask" && decision.protectedPath, command).toBe(true);
     }
   });
 });
