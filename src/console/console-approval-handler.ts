@@ -1,4 +1,5 @@
-import { open } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import {
   ApprovalDecision,
@@ -288,7 +289,25 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
         after: content,
       };
     }
-    return { kind: "file-write", path, ...(await readForDiff(absolute)), after: content };
+    // Where the path really leads: a link in the workspace to a file outside it (a cloned
+    // repository may hold one) must not bring that file's content into the card and the store.
+    let real: string;
+    try {
+      real = await realpath(absolute);
+    } catch {
+      return { kind: "file-write", path, before: null, after: content };
+    }
+    const realRel = relative(await realpath(workspace).catch(() => resolve(workspace)), real);
+    if (realRel.startsWith("..") || isAbsolute(realRel)) {
+      return {
+        kind: "file-write",
+        path,
+        before: null,
+        beforeNote: "a link that leads outside the workspace",
+        after: content,
+      };
+    }
+    return { kind: "file-write", path, ...(await readForDiff(real)), after: content };
   }
 }
 
@@ -297,7 +316,8 @@ async function readForDiff(
 ): Promise<{ before: string | null; beforeNote?: string }> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    handle = await open(absolute, "r");
+    // The real path, opened without following a link that replaced it since.
+    handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
     const stat = await handle.stat();
     if (!stat.isFile()) return { before: null, beforeNote: "not a regular file" };
     if (stat.size > MAX_PREVIEW_BYTES) {

@@ -18,6 +18,14 @@ export const consoleScript = `(() => {
   };
   const busy = (card) => card.contains(document.activeElement) &&
     ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName);
+  function settleInPlace(card) {
+    card.classList.add("decided");
+    for (const control of card.querySelectorAll("button, input, textarea, select")) control.disabled = true;
+    const note = document.createElement("p");
+    note.className = "meta";
+    note.textContent = "No longer waiting: decided elsewhere, withdrawn or expired.";
+    card.append(note);
+  }
   async function refreshApprovals() {
     const list = document.getElementById("approval-list");
     if (!list) return;
@@ -29,13 +37,23 @@ export const consoleScript = `(() => {
     for (const card of [...list.querySelectorAll("article.card")]) {
       if (card.classList.contains("decided")) continue;
       const next = fresh.get(card.id);
-      if (!next) { if (!busy(card)) card.remove(); continue; }
+      // Gone (decided elsewhere, withdrawn): it keeps its place, so that no card moves under the
+      // pointer and a click meant for one decides another.
+      if (!next) { if (!busy(card)) settleInPlace(card); continue; }
       if (next.dataset.version !== card.dataset.version && !busy(card)) {
         card.replaceWith(next); window.htmx && htmx.process(next);
       }
       fresh.delete(card.id);
     }
-    for (const card of fresh.values()) { list.prepend(card); window.htmx && htmx.process(card); added++; }
+    // New cards go after the others (the list is oldest first), never above the one a person
+    // is about to click.
+    for (const card of fresh.values()) {
+      // A call asked again takes the place its settled card kept.
+      const settled = document.getElementById(card.id);
+      if (settled) settled.replaceWith(card); else list.append(card);
+      window.htmx && htmx.process(card);
+      added++;
+    }
     const empty = document.getElementById("approvals-empty");
     if (empty) empty.hidden = list.querySelector("article.card") !== null;
     const count = list.querySelectorAll("article.card:not(.decided)").length;

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { AinternError } from "../core/index.js";
 
 /** The cookie that carries the access token after the first visit. */
 export const TOKEN_COOKIE = "aintern_console";
@@ -6,6 +7,25 @@ export const TOKEN_COOKIE = "aintern_console";
 /** A new access token: 32 random bytes, base64url. */
 export function newAccessToken(): string {
   return randomBytes(32).toString("base64url");
+}
+
+/** The fewest characters an access token given to the console may have. */
+export const MIN_ACCESS_TOKEN_LENGTH = 16;
+
+/**
+ * `token` when it can guard the console: at least {@link MIN_ACCESS_TOKEN_LENGTH} characters a
+ * cookie and a link carry as they are (letters, digits, `-._~+/=`). Otherwise throws, naming the
+ * problem: an empty `AINTERN_CONSOLE_TOKEN` made the token `""`, which every request without a
+ * cookie matched.
+ */
+export function checkedAccessToken(token: string): string {
+  if (token.length >= MIN_ACCESS_TOKEN_LENGTH && /^[A-Za-z0-9._~+/=-]+$/.test(token)) return token;
+  throw new AinternError(
+    "WEAK_CONSOLE_TOKEN",
+    token.length < MIN_ACCESS_TOKEN_LENGTH
+      ? `The console's access token (AINTERN_CONSOLE_TOKEN) is ${token.length === 0 ? "empty" : `${token.length} characters long`}: it must be at least ${MIN_ACCESS_TOKEN_LENGTH}. Leave it unset to get a random one.`
+      : "The console's access token (AINTERN_CONSOLE_TOKEN) may hold only letters, digits and -._~+/= (it travels in a cookie and a link). Leave it unset to get a random one.",
+  );
 }
 
 /** The CSRF token of a console: derived from its access token, so it needs no session state. */

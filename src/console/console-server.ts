@@ -22,6 +22,7 @@ import { ToolValidator } from "../validation/index.js";
 import { consoleScript, consoleStyles } from "./console-assets.js";
 import {
   CONTENT_SECURITY_POLICY,
+  checkedAccessToken,
   csrfTokenFor,
   isLoopbackHost,
   isLoopbackHostHeader,
@@ -93,7 +94,7 @@ const diffCssFile = require.resolve("diff2html/bundles/css/diff2html.min.css");
  * CSRF token and the console's own origin.
  */
 export function createConsoleApp(config: ConsoleConfig): ConsoleApp {
-  const token = config.token ?? newAccessToken();
+  const token = config.token === undefined ? newAccessToken() : checkedAccessToken(config.token);
   const csrf = csrfTokenFor(token);
   const operator = config.operator ?? safeUserName();
   const store = config.store;

@@ -23,9 +23,11 @@ const escapes: Record<string, string> = {
  * What a person cannot see in a model's text, or what changes how the text around it is drawn
  * (bidirectional controls can make what a person reads differ from what runs, "Trojan Source";
  * zero-width and tag characters hide): {@link hiddenCharacters}, except the line ends and tabs
- * that lay out a file's content.
+ * that lay out a file's content. A carriage return is a line end only before a newline: alone,
+ * a diff draws what follows it on the same line or not at all, though JavaScript and Python
+ * start a new line there, so it is shown as its code.
  */
-const HIDDEN_IN_CONTENT = new RegExp(`(?![\n\r\t])${hiddenCharacters.source}`, "gu");
+const HIDDEN_IN_CONTENT = new RegExp(`(?![\n\t])(?!\r\n)${hiddenCharacters.source}`, "gu");
 
 /** `text` with what {@link HIDDEN_IN_CONTENT} finds shown as its code (`[U+202E]`). */
 export function visibleText(text: string): string {

@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { createTwoFilesPatch } from "diff";
 import { html as diffToHtml } from "diff2html";
 import { rememberedCoverage } from "../approval/index.js";
-import { jsonTextForEditing, RiskLevel, RiskLevelMetadata } from "../core/index.js";
-import { parseCommand } from "../shell/index.js";
+import { displayText, jsonTextForEditing, RiskLevel, RiskLevelMetadata } from "../core/index.js";
+import { parseCommand, suggestCommandPattern } from "../shell/index.js";
 import { type Html, html, shownJson, singleLine, trustedHtml, visibleText } from "./html.js";
 import { type PendingApproval, PendingApprovalStatus } from "./pending-approval.js";
 
@@ -21,23 +22,36 @@ export function riskBadge(level: number): Html {
   return html`<span class="badge risk-${level}" title="${info.description}">${info.displayName}</span>`;
 }
 
+/** Characters a path pattern reads as glob syntax: a name holding one cannot be offered as is. */
+const globSyntax = /[*?[\]{}()!+@]/;
+
 /**
- * The remember pattern offered for a call, editable in the card: `npm *` for a command's first
- * word, `src/**` for a path's folder, else nothing.
+ * The remember pattern offered for a call, editable in the card, or nothing: for a command, its
+ * program and subcommand as written (`npm test`, see `suggestCommandPattern`); for a plain
+ * relative path, its folder (`src/` and two stars), or the workspace root's files (`*`). Never
+ * a pattern built from glob syntax the model wrote: a path of two stars and `/notes.md`, or the
+ * command `'*' x`, would otherwise offer a pattern covering every later call.
  */
 export function suggestedPattern(parameters: Readonly<Record<string, unknown>>): string {
   const command = parameters.command;
-  if (typeof command === "string") {
-    const parsed = parseCommand(command);
-    const first = parsed.ok ? parsed.segments[0]?.[0] : command.trim().split(/\s+/)[0];
-    return first === undefined || first === "" ? "" : `${first} *`;
-  }
   const path = parameters.path;
-  if (typeof path === "string" && path !== "") {
-    const slash = path.lastIndexOf("/");
-    return slash <= 0 ? "*" : `${path.slice(0, slash)}/**`;
+  let pattern: string | undefined;
+  if (typeof command === "string") pattern = suggestCommandPattern(command);
+  else if (typeof path === "string") pattern = folderPattern(path);
+  return pattern !== undefined && displayText(pattern) === pattern ? pattern : "";
+}
+
+function folderPattern(path: string): string | undefined {
+  if (path === "" || path.startsWith("/") || path.startsWith("~") || globSyntax.test(path)) {
+    return undefined;
   }
-  return "";
+  const segments = path.split("/");
+  if (segments.some((segment) => segment === "" || segment === "." || segment === "..")) {
+    return undefined;
+  }
+  // `*` does not match a name starting with `.`: such a file at the root is offered as itself.
+  if (segments.length === 1) return path.startsWith(".") ? path : "*";
+  return `${segments.slice(0, -1).join("/")}/**`;
 }
 
 /**
@@ -64,7 +78,7 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
   ${r.warnings.map((w) => html`<p class="problem">${singleLine(w)}</p>`)}
   ${commandSegments(r.parameters.command)}
   ${filePreview(a)}
-  <details ${a.preview === undefined ? "open" : ""}><summary>Arguments</summary><pre>${shownJson(r.parameters)}</pre></details>
+  <details ${a.preview === undefined || previewGivenUp(a) ? "open" : ""}><summary>Arguments</summary><pre>${shownJson(r.parameters)}</pre></details>
   <div class="actions">
     <form method="post" action="/approvals/${a.id}/approve" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
@@ -164,20 +178,59 @@ function filePreview(a: PendingApproval): Html | string {
   // The path on one line: a newline in it would write the patch's own header lines (a fake
   // hunk, another file name) and the diff would show something other than what is written.
   const path = singleLine(p.path);
+  const rendered = renderedDiff(a.id, path, p.before, p.after);
+  const heading = `${p.before === null ? `New file ${path}` : `Changes to ${path}`}${p.beforeNote === undefined ? "" : ` (${p.beforeNote})`}`;
+  if (rendered === undefined) {
+    return html`<section aria-label="Changes to ${path}"><p class="meta">${heading}:</p><p class="problem">Too many lines change to show them as a diff: read the whole new content under Arguments.</p></section>`;
+  }
+  return html`<section aria-label="Changes to ${path}"><p class="meta">${heading}:</p>${trustedHtml(rendered)}</section>`;
+}
+
+/**
+ * The most a diff may take before it is given up (its edit script's length, and milliseconds):
+ * an overwrite of a long file with other lines would otherwise hold the console's and the MCP
+ * server's one thread for minutes, and again at each refresh.
+ */
+const DIFF_LIMITS = { maxEditLength: 2000, timeout: 250 } as const;
+
+/** Diffs drawn lately, by approval, file and content: a card is drawn again at each refresh. */
+const drawnDiffs = new Map<string, string | undefined>();
+const DRAWN_DIFFS_KEPT = 64;
+
+/** The diff's markup, or undefined when it was given up (see {@link DIFF_LIMITS}). */
+function renderedDiff(
+  id: string,
+  path: string,
+  before: string | null,
+  after: string,
+): string | undefined {
+  const key = createHash("sha256")
+    .update(`${id}\0${path}\0${before === null ? "new" : `${before.length}\0${before}`}\0`)
+    .update(after)
+    .digest("base64");
+  if (drawnDiffs.has(key)) return drawnDiffs.get(key);
   const patch = createTwoFilesPatch(
-    p.before === null ? "/dev/null" : `a/${path}`,
+    before === null ? "/dev/null" : `a/${path}`,
     `b/${path}`,
-    visibleText(p.before ?? ""),
-    visibleText(p.after),
+    visibleText(before ?? ""),
+    visibleText(after),
     undefined,
     undefined,
-    { context: 3 },
+    { context: 3, ...DIFF_LIMITS },
   );
   // diff2html escapes every line of the files it renders.
-  const rendered = diffToHtml(patch, {
-    drawFileList: false,
-    outputFormat: "line-by-line",
-    matching: "lines",
-  });
-  return html`<section aria-label="Changes to ${path}"><p class="meta">${p.before === null ? `New file ${path}` : `Changes to ${path}`}${p.beforeNote === undefined ? "" : ` (${p.beforeNote})`}:</p>${trustedHtml(rendered)}</section>`;
+  const rendered =
+    patch === undefined
+      ? undefined
+      : diffToHtml(patch, { drawFileList: false, outputFormat: "line-by-line", matching: "lines" });
+  if (drawnDiffs.size >= DRAWN_DIFFS_KEPT)
+    drawnDiffs.delete(drawnDiffs.keys().next().value as string);
+  drawnDiffs.set(key, rendered);
+  return rendered;
+}
+
+/** Whether the card's diff was given up (the arguments are then shown open instead). */
+function previewGivenUp(a: PendingApproval): boolean {
+  const p = a.preview;
+  return p !== undefined && renderedDiff(a.id, singleLine(p.path), p.before, p.after) === undefined;
 }

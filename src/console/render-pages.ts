@@ -6,9 +6,13 @@ import { type Html, html } from "./html.js";
 import type { PendingApproval, RunningExecution } from "./pending-approval.js";
 import { approvalCard, riskBadge } from "./render-approval.js";
 
-/** The list of pending approvals (the live fragment). */
+/**
+ * The list of pending approvals (the live fragment), oldest first: a call that starts waiting is
+ * added at the end, so that no card moves under a person's pointer.
+ */
 export function approvalList(approvals: readonly PendingApproval[], csrf: string): Html {
-  return html`${approvals.map((a) => approvalCard(a, csrf))}`;
+  const oldestFirst = [...approvals].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  return html`${oldestFirst.map((a) => approvalCard(a, csrf))}`;
 }
 
 /** The pending approvals page body. */
