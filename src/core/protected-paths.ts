@@ -2,8 +2,10 @@
  * The files that make other programs run code or hold secrets, and aintern's own files: all of
  * every `.git` (hooks, config, modules' hooks and config, a `.git` file that points elsewhere),
  * git's own settings in a repository (`.gitattributes`, `.gitconfig`), editor, agent and CI
- * settings (`.vscode/`, `.idea/`, `.cursor/`, `.claude/`, `.mcp.json`, `.devcontainer/`,
- * `.husky/`, `.pre-commit-config.yaml`, `.github/workflows/`), environment and package-manager
+ * settings (`.vscode/`, `.idea/`, `.cursor/`, `.claude/`, `.mcp.json`, other coding agents'
+ * folders and files such as `.gemini/`, `.roo/`, `.zed/`, `opencode.json`, `.devcontainer/`,
+ * `.husky/`, `.pre-commit-config.yaml`, lefthook's and mise's files, `.github/workflows/`),
+ * environment and package-manager
  * files (`.env`, `.env.*`, `.envrc`, `.direnv/`, `.npmrc`, `.yarnrc*`), aintern's configuration,
  * policy and databases. Matched case-insensitively, at any depth. (Reading any of them asks too;
  * build manifests such as `package.json` are read freely, and `file-write` rates writing one
@@ -20,6 +22,34 @@ export const defaultProtectedPathPatterns: readonly string[] = Object.freeze([
   "**/.cursor/**",
   "**/.claude/**",
   "**/.mcp.json",
+  // Other coding agents' settings: their MCP servers, hooks and commands run at their next start.
+  "**/.gemini/**",
+  "**/.qwen/**",
+  "**/.roo/**",
+  "**/.kilocode/**",
+  "**/.continue/**",
+  "**/.windsurf/**",
+  "**/.zed/**",
+  "**/.amazonq/**",
+  "**/.kiro/**",
+  "**/.trae/**",
+  "**/.codex/**",
+  "**/.opencode/**",
+  "**/opencode.json",
+  "**/opencode.jsonc",
+  "**/.aider.conf.yml",
+  // Tools that run what a file in the project says when a person enters it or commits.
+  "**/mise.toml",
+  "**/mise.*.toml",
+  "**/.mise.toml",
+  "**/.mise.*.toml",
+  "**/.mise/**",
+  "**/.config/mise.toml",
+  "**/.config/mise/**",
+  "**/lefthook.yml",
+  "**/lefthook-local.yml",
+  "**/.lefthook.yml",
+  "**/.lefthook-local.yml",
   "**/.devcontainer/**",
   "**/.husky/**",
   "**/.pre-commit-config.yaml",
