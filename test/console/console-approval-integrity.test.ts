@@ -13,6 +13,7 @@ import {
   createConsoleApp,
 } from "../../src/console/index.js";
 import { suggestedPattern } from "../../src/console/render-approval.js";
+import type { JsonObject } from "../../src/core/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { approvalCard } from "./console-helpers.js";
@@ -38,7 +39,7 @@ afterAll(async () => {
 });
 
 /** The card of a `file-write` call waiting in the console, for a workspace holding its file. */
-async function cardFor(parameters: Record<string, unknown>): Promise<string> {
+async function cardFor(parameters: JsonObject): Promise<string> {
   const tool = registry.getTool("file-write")!;
   const request = new ToolCallRequest({
     toolId: tool.id,
