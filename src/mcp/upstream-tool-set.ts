@@ -44,6 +44,9 @@ export interface UpstreamToolSetConfig {
  * the grants given before it are known to be gone, so a failed revocation is tried again by the
  * next process that sees the tool.
  */
+/** How many tools' last definitions a set remembers (those it serves are never forgotten). */
+const SEEN_KEPT = 10_000;
+
 export class UpstreamToolSet {
   readonly #config: UpstreamToolSetConfig;
   /**
@@ -51,9 +54,14 @@ export class UpstreamToolSet {
    * case-insensitive: `Read` relisted as `read` is the same tool, changed), with their ids and
    * definitions' fingerprints.
    */
-  readonly #current = new Map<string, { readonly id: string; readonly fingerprint: string }>();
-  /** Every definition seen per lowercased id, also of tools removed since (one may come back changed). */
-  readonly #seen = new Map<string, string>();
+  readonly #current = new Map<string, { readonly id: string; readonly digest: string }>();
+  /**
+   * The digest and risk of the definition last seen per lowercased id, also of tools removed
+   * since (one may come back changed): digests, not the definitions, and the oldest forgotten
+   * past {@link SEEN_KEPT}, so that an upstream that keeps renaming its tools cannot fill the
+   * memory. A tool forgotten here is compared with the store's record when it comes back.
+   */
+  readonly #seen = new Map<string, { readonly digest: string; readonly risk: RiskLevel }>();
 
   constructor(config: UpstreamToolSetConfig) {
     this.#config = config;
@@ -85,10 +93,11 @@ export class UpstreamToolSet {
       }
       handled.add(key);
       const fingerprint = toolDefinitionFingerprint(tool);
+      const digest = fingerprintDigest(fingerprint);
       const before = this.#seen.get(key);
       const current = this.#current.get(key);
       const ours = current !== undefined;
-      if (current?.id === tool.id && before === fingerprint) continue;
+      if (current?.id === tool.id && before?.digest === digest) continue;
       if (before === undefined && registry.hasTool(tool.id)) {
         // Another tool holds the id: this one is refused, and neither compared nor remembered
         // (the recorded definition and the grants are the other tool's).
@@ -98,16 +107,16 @@ export class UpstreamToolSet {
       if (before === undefined) {
         // First seen by this set: the store says what was seen before.
         await this.#compareRecorded(tool, fingerprint);
-      } else if (before !== fingerprint) {
-        const risk = riskChange(before, tool);
+      } else if (before.digest !== digest) {
+        const risk = riskChange(before.risk, tool);
         if (await this.#revokeGrants(tool, `tool '${tool.id}' changed${risk}`, true)) {
           await this.#record(tool, fingerprint);
         }
       }
-      this.#seen.set(key, fingerprint);
+      this.#remember(key, digest, tool.defaultRiskLevel);
       const problem = this.#register(tool, ours);
       if (problem === undefined) {
-        this.#current.set(key, { id: tool.id, fingerprint });
+        this.#current.set(key, { id: tool.id, digest });
         continue;
       }
       if (ours) {
@@ -138,6 +147,18 @@ export class UpstreamToolSet {
    * that differs, when none is recorded and grants exist, or when it cannot be read; then records
    * the tool's definition (unless a revocation failed).
    */
+  /** Remembers what `key`'s definition was, forgetting the oldest past {@link SEEN_KEPT}. */
+  #remember(key: string, digest: string, risk: RiskLevel): void {
+    this.#seen.delete(key);
+    this.#seen.set(key, { digest, risk });
+    if (this.#seen.size <= SEEN_KEPT) return;
+    for (const old of this.#seen.keys()) {
+      if (this.#current.has(old)) continue;
+      this.#seen.delete(old);
+      if (this.#seen.size <= SEEN_KEPT) return;
+    }
+  }
+
   async #compareRecorded(tool: Tool, fingerprint: string): Promise<void> {
     const definitions = this.#config.definitions;
     if (definitions === undefined) return;
@@ -199,9 +220,8 @@ export class UpstreamToolSet {
   }
 }
 
-/** `" (risk Safe -> High)"` when the risk of `tool` is not the one in `before`, else `""`. */
-function riskChange(before: string, tool: Tool): string {
-  const riskBefore = (JSON.parse(before) as { risk: RiskLevel }).risk;
+/** `" (risk Safe -> High)"` when the risk of `tool` is not `riskBefore`, else `""`. */
+function riskChange(riskBefore: RiskLevel, tool: Tool): string {
   const riskNow = tool.defaultRiskLevel;
   return riskBefore === riskNow
     ? ""

@@ -2,6 +2,8 @@
 // an earlier process recorded, so a changed tool loses its remembered grants across restarts (an
 // MCP "rug pull"). Every "process" here is a new UpstreamToolSet and registry over the store
 // reopened from its file (or PostgreSQL schema).
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { RememberedPermissions } from "../../src/approval/index.js";
 import { RiskLevel } from "../../src/core/index.js";
@@ -283,4 +285,38 @@ describe.each(storeTargets)("UpstreamToolSet against a hostile upstream, $name",
       "Upstream 'up1': tool 'up1_echo' left out: the listing has another tool with its id",
     ]);
   });
+});
+
+describe("an upstream that keeps renaming its tools", () => {
+  // Red team, session 23: 20 tools with new names and 400 kB descriptions at each listing grew
+  // the gateway by 30 MB/s until it ran out of memory: every definition ever seen was kept whole.
+  it("does not make the gateway keep every definition it listed", () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const registry = new ToolRegistry();
+    const tools = new UpstreamToolSet({
+      registry,
+      upstream: "up1",
+      permissions: new RememberedPermissions(),
+    });
+    const listing = (round: number) =>
+      Array.from({ length: 20 }, (_, i) =>
+        echo(`${round}-${i} ${"x".repeat(400_000)}`, `up1_t${round}_${i}`),
+      );
+    return (async () => {
+      await tools.update(listing(0));
+      gc();
+      const before = v8.getHeapStatistics().used_heap_size;
+      for (let round = 1; round <= 50; round++) await tools.update(listing(round));
+      gc();
+      const grown = v8.getHeapStatistics().used_heap_size - before;
+      // 50 listings of 8 MB each: kept whole, 400 MB; now the 20 served and digests of the rest.
+      expect(grown).toBeLessThan(60 * 1024 * 1024);
+      expect(registry.tools.map((t) => t.id).sort()).toEqual(
+        listing(50)
+          .map((t) => t.id)
+          .sort(),
+      );
+    })();
+  }, 60_000);
 });
