@@ -275,7 +275,7 @@ export class AinternMcpServer {
     // Whatever transport serves it: the SDK's request-check errors reach the client as sentences.
     const connect = server.connect.bind(server);
     server.connect = (transport) => connect(sendReadableErrors(transport));
-    server.setRequestHandler("tools/list", () => this.#listTools());
+    server.setRequestHandler("tools/list", (request) => this.#listTools(request.params?.cursor));
     server.setRequestHandler("tools/call", (request, ctx) =>
       this.#callTool(connection, request, ctx),
     );
@@ -294,8 +294,31 @@ export class AinternMcpServer {
     return this.registry.getAvailableTools().map((tool) => this.#describe(tool));
   }
 
-  #listTools(): ListToolsResult {
-    return { tools: this.listTools() };
+  /**
+   * One page of `tools/list`: tools in registry order from the request's cursor, until the page
+   * holds {@link TOOLS_PAGE_MAX} tools or about {@link TOOLS_PAGE_CHARACTERS} of JSON, with a
+   * `nextCursor` when more follow. A gateway's upstreams may list many large tools: answered in
+   * one message, the listing outgrew what clients read (the official SDK closes the connection
+   * on a message over 10 MB), and every tool, built-in ones too, was lost to them.
+   */
+  #listTools(cursor: string | undefined): ListToolsResult {
+    const tools = this.registry.getAvailableTools();
+    let at = cursor === undefined ? 0 : pageStart(cursor, tools.length);
+    const page: McpTool[] = [];
+    let characters = 0;
+    for (; at < tools.length; at++) {
+      const described = this.#describe(tools[at] as Tool);
+      const size = JSON.stringify(described).length;
+      if (
+        page.length > 0 &&
+        (page.length >= TOOLS_PAGE_MAX || characters + size > TOOLS_PAGE_CHARACTERS)
+      ) {
+        break;
+      }
+      page.push(described);
+      characters += size;
+    }
+    return at < tools.length ? { tools: page, nextCursor: cursorOf(at) } : { tools: page };
   }
 
   #describe(tool: Tool): McpTool {
@@ -882,6 +905,29 @@ export function toCallToolResult(
 }
 
 /** MCP wants an object schema at the root; aintern's input schemas are, this makes sure. */
+/** The most tools one `tools/list` page holds. */
+const TOOLS_PAGE_MAX = 500;
+/** About the most characters of JSON one `tools/list` page holds (clients read 10 MB or more). */
+const TOOLS_PAGE_CHARACTERS = 4_000_000;
+
+/** The cursor of the page that starts at tool `at`. */
+function cursorOf(at: number): string {
+  return Buffer.from(`tools:${at}`).toString("base64url");
+}
+
+/** Where the page `cursor` names starts; a protocol error for a cursor this server did not give. */
+function pageStart(cursor: string, count: number): number {
+  const match = /^tools:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const at = match === null ? Number.NaN : Number(match[1]);
+  if (!Number.isSafeInteger(at) || at > count) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "Invalid cursor: pass the nextCursor of the previous tools/list answer, or none for the first page",
+    );
+  }
+  return at;
+}
+
 function objectSchema(schema: Record<string, unknown>): McpTool["inputSchema"] {
   const { $schema: _ignored, ...rest } = schema;
   return { ...rest, type: "object" } as McpTool["inputSchema"];

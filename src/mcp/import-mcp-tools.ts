@@ -103,6 +103,13 @@ export async function importMcpTools(
 
 const hintNames = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
+/** The longest name or title of a listed tool, in characters. */
+const MAX_LISTED_NAME = 1_000;
+/** The longest description of a listed tool, in characters. */
+const MAX_LISTED_DESCRIPTION = 65_536;
+/** The longest input or output schema of a listed tool, in characters of JSON. */
+const MAX_LISTED_SCHEMA = 1_000_000;
+
 /** Why a `tools/list` entry cannot be imported, or undefined when it can. */
 export function listedToolProblem(entry: unknown): string | undefined {
   if (!isJsonObject(entry)) return "it is not an object";
@@ -115,6 +122,30 @@ export function listedToolProblem(entry: unknown): string | undefined {
   }
   for (const key of ["title", "description"] as const) {
     if (entry[key] !== undefined && typeof entry[key] !== "string") return `its ${key} is not text`;
+  }
+  // Sizes a model's context and an MCP client can take: an upstream's tools are served again, in
+  // the gateway's tools/list, to clients that refuse a message over 10 MB.
+  const texts = [
+    ["name", entry.name, MAX_LISTED_NAME],
+    ["title", entry.title, MAX_LISTED_NAME],
+    ["description", entry.description, MAX_LISTED_DESCRIPTION],
+  ] as const;
+  for (const [key, text, most] of texts) {
+    if (typeof text === "string" && text.length > most) {
+      return `its ${key} is ${text.length} characters long, more than ${most}`;
+    }
+  }
+  for (const key of ["inputSchema", "outputSchema"] as const) {
+    if (entry[key] === undefined) continue;
+    let length: number;
+    try {
+      length = JSON.stringify(entry[key]).length;
+    } catch {
+      return `its ${key} cannot be written as JSON`;
+    }
+    if (length > MAX_LISTED_SCHEMA) {
+      return `its ${key} is ${length} characters of JSON, more than ${MAX_LISTED_SCHEMA}`;
+    }
   }
   const annotations = entry.annotations;
   if (annotations === undefined) return undefined;
