@@ -16,7 +16,7 @@ function tool(id: string, description = `Tool ${id}.`) {
     name: id,
     description,
     riskLevel: RiskLevel.Safe,
-    inputSchema: { type: "object", properties: {} },
+    inputSchema: { type: "object", properties: {}, required: [] },
     execute: () => id,
   });
 }
