@@ -1,6 +1,6 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/client";
 import { ToolProgress } from "../context/index.js";
-import { isJsonObject, type JsonObject, type RiskLevel, ToolCategory } from "../core/index.js";
+import { isJsonObject, type JsonObject, RiskLevel, ToolCategory } from "../core/index.js";
 import { ToolResult } from "../result/index.js";
 import type { JsonSchema } from "../schema/index.js";
 import { defineTool, type Tool } from "../tools/index.js";
@@ -186,8 +186,13 @@ function mcpTool(
 ): Tool {
   const annotations = listed.annotations;
   const riskLevel = riskOverride ?? riskFromAnnotations(annotations);
-  // A tool that says it is both read-only and destructive is taken at its worse word.
-  const readOnly = annotations?.readOnlyHint === true && annotations.destructiveHint !== true;
+  // A tool that says it is both read-only and destructive is taken at its worse word, and one
+  // whose risk the configuration raised to Medium or more is not served as read-only either
+  // (a client may show or approve tools by that hint).
+  const readOnly =
+    annotations?.readOnlyHint === true &&
+    annotations.destructiveHint !== true &&
+    riskLevel <= RiskLevel.Low;
   // The name the upstream is called by: a tag, so a definition's fingerprint (upstream tool
   // sets compare them) changes when the same id comes to call another upstream tool (`read.file`
   // and `read_file` make one id; a clash's `_2` follows the listing's order).
