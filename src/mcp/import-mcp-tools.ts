@@ -77,6 +77,14 @@ export async function importMcpTools(
   const { tools } = await client.listTools();
   const include = options.include === undefined ? undefined : new Set(options.include);
   const risk = new Map(Object.entries(options.risk ?? {}));
+  // Also by the id a name maps to: a server that renames `move_file` to `move.file` keeps the
+  // tool's id (`u_move_file`, its grants), and must keep the risk it was given by name.
+  const riskById = new Map(
+    [...risk].map(([name, level]) => [
+      toolIdFor(`${options.prefix ?? ""}${name}`, new Set()).toLowerCase(),
+      level,
+    ]),
+  );
   const ids = new Set<string>();
   const imported: Tool[] = [];
   for (const [index, entry] of tools.entries()) {
@@ -95,7 +103,17 @@ export async function importMcpTools(
     // Ids are case-insensitive (the registry's, the grants'): `read` after `Read` is `read_2`.
     ids.add(id.toLowerCase());
     imported.push(
-      mcpTool(client, listed, id, options, risk.get(listed.name) ?? options.defaultRisk),
+      mcpTool(
+        client,
+        listed,
+        id,
+        options,
+        risk.get(listed.name) ??
+          riskById.get(
+            toolIdFor(`${options.prefix ?? ""}${listed.name}`, new Set()).toLowerCase(),
+          ) ??
+          options.defaultRisk,
+      ),
     );
   }
   return imported;

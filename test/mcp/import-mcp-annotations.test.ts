@@ -22,6 +22,11 @@ async function upstream(): Promise<Client> {
     async () => text,
   );
   server.registerTool(
+    "move.file",
+    { description: "Renamed.", inputSchema: z.object({}), annotations: { readOnlyHint: true } },
+    async () => text,
+  );
+  server.registerTool(
     "read_note",
     { description: "Reads.", inputSchema: z.object({}), annotations: { readOnlyHint: true } },
     async () => text,
@@ -52,5 +57,18 @@ describe("an imported tool's annotations", () => {
     for (const tool of tools) {
       expect(toolAnnotations(tool), tool.id).toMatchObject({ readOnlyHint: false });
     }
+  });
+});
+
+describe("a risk given to an upstream tool by name", () => {
+  it("holds when the server renames the tool to a name that maps to the same id", async () => {
+    // Configured as `move_file`; the server now lists `move.file`, which is still `u_move_file`.
+    const tools = await importMcpTools(await upstream(), {
+      prefix: "u_",
+      risk: { move_file: RiskLevel.High },
+    });
+    const moved = tools.find((t) => t.id === "u_move_file")!;
+    expect(moved.defaultRiskLevel).toBe(RiskLevel.High);
+    expect(tools.find((t) => t.id === "u_read_note")!.defaultRiskLevel).toBe(RiskLevel.Safe);
   });
 });
