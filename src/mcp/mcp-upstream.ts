@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { RiskLevel } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
 import { importMcpTools, type McpToolClient } from "./import-mcp-tools.js";
+import { ReportLimiter } from "./report-limiter.js";
 import { UpstreamStdioTransport } from "./upstream-stdio-transport.js";
 
 /** What every upstream's configuration can say. */
@@ -96,10 +97,16 @@ export class McpUpstream implements McpToolClient {
   #lastExit: string | undefined;
   #retry: NodeJS.Timeout | undefined;
   readonly #restartTimes: number[] = [];
+  /** What the SDK's client reports of the connection (lines it cannot read, ...), limited. */
+  readonly #transportErrors: ReportLimiter;
 
   constructor(config: McpUpstreamConfig, options: McpUpstreamOptions = {}) {
     this.config = config;
     this.#options = options;
+    this.#transportErrors = new ReportLimiter(
+      (error) => this.#options.onError?.(error),
+      `upstream '${config.name}'`,
+    );
   }
 
   /** The prefix of this upstream's tool ids. */
@@ -194,7 +201,7 @@ export class McpUpstream implements McpToolClient {
     const client = new Client({ name: "aintern-gateway", version: "0.1.0" });
     const transport = this.#transport();
     this.#starting = transport;
-    client.onerror = (error) => this.#options.onError?.(error);
+    client.onerror = (error) => this.#transportErrors.report(error);
     client.onclose = () => {
       if (this.#client !== client) return;
       this.#client = undefined;
