@@ -344,6 +344,7 @@ export class AinternMcpServer {
     if (tool === undefined || !tool.isAvailable) {
       const available = this.registry.getAvailableTools().map((t) => this.names.add(t.id));
       const close = closestNames(name, available);
+      await this.#auditUnknown(name, request.params.arguments, ctx.sessionId ?? connection.id);
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Tool '${name}' not found.${close.length > 0 ? ` Did you mean '${close.join("', '")}'?` : ""} Available: ${available.join(", ")}`,
@@ -412,6 +413,22 @@ export class AinternMcpServer {
       toCallToolResult(result, outputSchema !== undefined),
       outputSchema === undefined ? undefined : objectSchema(outputSchema),
     );
+  }
+
+  /**
+   * Records a call of a tool no one has registered under `name` in the audit log (a probing
+   * model leaves a trace): the processor records such a call as one that did not run. Only when
+   * neither the server's registry nor the processor's knows the name in any case: the processor
+   * must have nothing to run.
+   */
+  async #auditUnknown(name: string, args: unknown, sessionId: string): Promise<void> {
+    if (this.registry.getTool(name) !== undefined) return;
+    if (this.processor.executor.registry.getTool(name) !== undefined) return;
+    try {
+      await this.processor.processCall({ toolId: name, parameters: args ?? {}, sessionId });
+    } catch (error) {
+      this.#config.onError?.(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /** Marks `state` answered; false when it already was (its answer is not honoured again). */

@@ -107,11 +107,21 @@ describe("aintern mcp over stdio", () => {
     expect(textOf(result)).toMatch(/outside the workspace/);
   });
 
-  it("answers an unknown tool with a protocol error naming the tools there are", async () => {
-    await expect(client.callTool({ name: "ecko", arguments: {} })).rejects.toMatchObject({
+  it("answers an unknown tool with a protocol error naming the tools there are, and audits the call", async () => {
+    await expect(
+      client.callTool({ name: "ecko", arguments: { probe: "unknown-tool-call" } }),
+    ).rejects.toMatchObject({
       code: -32602,
       message: expect.stringMatching(/Tool 'ecko' not found\. Did you mean 'echo'/),
     });
+    // A probing model leaves a trace (red team, session 23: no row was written).
+    const row = await eventually(async () => {
+      const found = (await auditRows(db)).find((r) => r.toolName === "ecko");
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(row.status).not.toBe("completed");
+    expect(JSON.stringify(row.parameters)).toContain("unknown-tool-call");
   });
 
   it("asks the person by form elicitation: an approval runs the call, a denial returns their reason", async () => {
