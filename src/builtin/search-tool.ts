@@ -86,6 +86,12 @@ const maxResultsLimit = 5000;
 const maxWalkDepth = 64;
 const batchBytes = 1024 * 1024;
 const batchFiles = 256;
+/**
+ * The longest one batch's scan may hold the thread, in ms: a query that backtracks
+ * catastrophically held it for the whole time budget (10 s), every other call and connection of
+ * the server waiting meanwhile. A usual query scans a batch (1 MB at most) in a few ms.
+ */
+const scanSliceMs = 500;
 const progressEvery = 200;
 const maxShownLength = 300;
 
@@ -257,6 +263,7 @@ export class SearchTool extends BuiltinToolBase {
     let filesSearched = 0;
     let truncated = false;
     let timedOut = false;
+    let slowQuery = false;
     let longLines = 0;
     let cappedFiles = 0;
     let skippedLarge = 0;
@@ -267,14 +274,16 @@ export class SearchTool extends BuiltinToolBase {
     const flush = (): void => {
       if (scanner === undefined || pending.length === 0 || timedOut) return;
       const room = maxResults - matches.length;
+      const left = deadline - performance.now();
       const scan = scanner.scan(
         pending.map((file) => file.text),
         room,
-        deadline - performance.now(),
+        Math.min(left, scanSliceMs),
       );
       if (scan.timedOut) {
         timedOut = true;
         truncated = true;
+        slowQuery = left > scanSliceMs;
       }
       for (const match of scan.matches) {
         const file = pending[match.textIndex] as PendingFile;
@@ -340,7 +349,12 @@ export class SearchTool extends BuiltinToolBase {
     flush();
 
     const notes: string[] = [];
-    if (timedOut) {
+    if (slowQuery) {
+      notes.push(
+        `The search stopped: its query took more than ${scanSliceMs} ms on one batch of files; results are partial. ` +
+          "Simplify the query (nested quantifiers such as (a+)+ backtrack catastrophically), or narrow path or glob.",
+      );
+    } else if (timedOut) {
       notes.push(
         `The search stopped after its ${this.#limits.timeBudgetMs} ms time budget; results are partial. ` +
           "Narrow path or glob, or simplify the query (nested quantifiers such as (a+)+ backtrack catastrophically).",

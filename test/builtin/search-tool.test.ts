@@ -102,6 +102,25 @@ describe("search by content", () => {
     expect(data.notes?.some((n) => n.includes("time budget"))).toBe(true);
   });
 
+  it("does not hold the thread for its whole time budget on a catastrophically backtracking query", async () => {
+    // Red team, session 23: one such search held the server's thread for 10 s, every other
+    // call and connection waiting. A timer due in 10 ms now runs after one batch's scan at most.
+    await ws.write({ "big.txt": `${"a".repeat(1990)}!\n` });
+    const tool = new SearchTool({ timeBudgetMs: 10_000 });
+    const started = performance.now();
+    let timerRanAt: number | undefined;
+    setTimeout(() => {
+      timerRanAt = performance.now() - started;
+    }, 10);
+    const data = await search({ query: "^(a|aa)+$", path: "big.txt" }, tool);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(timerRanAt).toBeDefined();
+    expect(timerRanAt!).toBeLessThan(2_000);
+    expect(data.truncated).toBe(true);
+    expect(data.notes?.some((n) => n.includes("took more than 500 ms on one batch"))).toBe(true);
+  }, 30_000);
+
   it("returns an invalid regex as a validation failure naming the problem", async () => {
     const validation = searchTool.validate({ query: "(unclosed" });
     expect(validation.isValid).toBe(false);
