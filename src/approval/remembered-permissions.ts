@@ -1,6 +1,7 @@
 import { AinternError, RiskLevel } from "../core/index.js";
 import { matchCommandPattern, parseCommand, validateCommandPattern } from "../shell/index.js";
 import type { PolicyCall } from "./approval-policy.js";
+import { isSignedGrant, signedGrantId } from "./grant-signature.js";
 import { callSubjects, type ParameterKindConfig } from "./parameter-kinds.js";
 import { matchPathPattern, validatePathPattern } from "./path-pattern.js";
 import {
@@ -26,6 +27,13 @@ export interface RememberedPermissionsConfig extends ParameterKindConfig {
   /** Where `tool`-scoped grants persist; default in memory (lost on restart). */
   readonly store?: PermissionStore;
   readonly now?: () => Date;
+  /**
+   * A secret that signs the grants this makes and that the store's grants must carry to be
+   * honoured (see `signedGrantId`): rows added to the store by anything else (a store file a
+   * repository brought along) are ignored. `aintern` passes the user's key from
+   * `$AINTERN_HOME`; without one every stored grant is honoured.
+   */
+  readonly grantKey?: Uint8Array;
 }
 
 /** A pattern that cannot be remembered (wrong kind for the call, or not a valid pattern). */
@@ -97,7 +105,12 @@ export class RememberedPermissions {
     }
     const grants: PermissionGrant[] = [];
     if (request.rememberForTool) {
-      const grant: PermissionGrant = { ...base, id: crypto.randomUUID(), scope: "tool" };
+      const key = this.#config.grantKey;
+      const unsigned = { ...base, scope: "tool" as const };
+      const grant: PermissionGrant = {
+        ...unsigned,
+        id: key === undefined ? crypto.randomUUID() : signedGrantId(key, unsigned),
+      };
       await this.#store.add(grant);
       grants.push(grant);
     } else {
@@ -117,9 +130,11 @@ export class RememberedPermissions {
   async find(call: PolicyCall, sessionId: string): Promise<PermissionGrant | undefined> {
     if (call.riskLevel >= RiskLevel.Critical) return undefined;
     const filter = { toolId: call.toolId };
+    const key = this.#config.grantKey;
+    const stored = await this.#store.list(filter);
     const candidates = [
       ...(await this.#session.list(filter)).filter((g) => g.sessionId === sessionId),
-      ...(await this.#store.list(filter)),
+      ...(key === undefined ? stored : stored.filter((grant) => isSignedGrant(key, grant))),
     ];
     return candidates.find((grant) => this.covers(grant, call));
   }

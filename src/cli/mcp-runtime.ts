@@ -33,6 +33,7 @@ import { openStore, type Store } from "../store/index.js";
 import { parseStoreUrl } from "../store/store-url.js";
 import type { Tool } from "../tools/index.js";
 import { checkFoundConfig, isWithin, realPathOf } from "./config-trust.js";
+import { loadGrantKey } from "./grant-key.js";
 import { keepBuiltinParameterNames } from "./keep-builtin-parameter-names.js";
 import { toolPackagePaths, upstreamCodePaths } from "./server-code-paths.js";
 import { claimDefaultStore } from "./store-origin.js";
@@ -231,7 +232,10 @@ export async function openMcpRuntime(options: McpRuntimeOptions = {}): Promise<M
     for (const tool of await loadTools(options.tools ?? config.tools ?? ["builtin"], builtin)) {
       registry.registerTool(tool);
     }
-    const permissions = new RememberedPermissions({ store: store.permissions });
+    const permissions = new RememberedPermissions({
+      store: store.permissions,
+      grantKey: await loadGrantKey(),
+    });
     const onError = options.onError === undefined ? {} : { onError: options.onError };
     const starting: Promise<void>[] = [];
     for (const upstreamConfig of upstreamConfigs) {

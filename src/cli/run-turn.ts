@@ -11,6 +11,7 @@ import { type AuditEntry, LicenseTier, staticLicense, ToolExecutor } from "../ex
 import { detectToolCallFormat, type ToolCallFormat } from "../providers/index.js";
 import { ToolRegistry } from "../registry/index.js";
 import { openStore } from "../store/index.js";
+import { loadGrantKey } from "./grant-key.js";
 
 /** What {@link runTurn} takes. */
 export interface RunTurnOptions {
@@ -60,7 +61,10 @@ export async function runTurn(options: RunTurnOptions): Promise<RunTurnResult> {
       approvalHandler: options.approvalHandler,
       workspacePath: options.workspacePath,
       store: store.calls,
-      permissions: new RememberedPermissions({ store: store.permissions }),
+      permissions: new RememberedPermissions({
+        store: store.permissions,
+        grantKey: await loadGrantKey(),
+      }),
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     });
     const startedAt = new Date(Date.now() - 1);

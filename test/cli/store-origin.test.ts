@@ -14,9 +14,11 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openMcpRuntime } from "../../src/cli/mcp-runtime.js";
 import { UnknownStoreError } from "../../src/cli/store-origin.js";
+import { RiskLevel, ToolCategory } from "../../src/core/index.js";
 import { openStore } from "../../src/store/index.js";
 import { runCliCaptured, useTemporaryAinternHome } from "./cli-in-process.js";
 
@@ -49,6 +51,31 @@ async function plantGrants(dir: string): Promise<void> {
   await store.close();
 }
 
+/** "Always" for the terminal, remembered by `aintern mcp`'s runtime as a person's answer would be. */
+async function rememberAlways(
+  dir: string,
+  parameters: Record<string, string> = command,
+  riskLevel: RiskLevel = RiskLevel.High,
+): Promise<void> {
+  const runtime = await openMcpRuntime({ workspace: dir });
+  try {
+    await runtime.permissions.remember({
+      call: {
+        toolId: "terminal-execute",
+        category: ToolCategory.Terminal,
+        riskLevel,
+        parameters,
+        workspacePath: dir,
+      },
+      sessionId: "s",
+      rememberForSession: false,
+      rememberForTool: true,
+    });
+  } finally {
+    await runtime.close();
+  }
+}
+
 /** Whether a High command in `dir` would run unasked, judged by `aintern mcp`'s runtime. */
 async function runsUnasked(dir: string): Promise<boolean> {
   const runtime = await openMcpRuntime({ workspace: dir });
@@ -79,28 +106,38 @@ describe("the workspace's default store", () => {
     }
   });
 
-  it("is honoured once the user adopts it with aintern trust --store", async () => {
+  it("is used once the user adopts it with aintern trust --store, but grants aintern did not sign stay ignored", async () => {
     const repo = await workspace();
     await plantGrants(repo);
     const adopted = await runCliCaptured(["trust", "--store", "--workspace", repo]);
     expect(adopted.code).toBe(0);
     expect(adopted.output).toContain("Adopted");
     expect(await readdir(join(home(), "stores"))).toHaveLength(1);
-    expect(await runsUnasked(repo)).toBe(true);
+    // The planted "always" is a row anyone could write; only grants signed with the user's key
+    // (in AINTERN_HOME) are honoured.
+    expect(await runsUnasked(repo)).toBe(false);
   });
 
   it("is made, recorded and used again when aintern makes it; a remembered approval then holds", async () => {
     const dir = await workspace();
-    const runtime = await openMcpRuntime({ workspace: dir });
-    await runtime.store.permissions.add({
-      id: randomUUID(),
-      toolId: "terminal-execute",
-      scope: "tool",
-      maxRiskLevel: 3,
-      createdAt: new Date(),
-    });
-    await runtime.close();
+    await rememberAlways(dir);
     expect(await runsUnasked(dir)).toBe(true);
+  });
+
+  it("honours no grant whose signed fields were changed in the store", async () => {
+    const dir = await workspace();
+    await rememberAlways(dir, { command: "echo hi" }, RiskLevel.Low);
+    const db = new Database(join(dir, ".aintern", "audit.db"));
+    try {
+      // The grant was for Low calls; the row is raised to High, its id (and signature) kept.
+      const changed = db
+        .prepare("UPDATE agent_tools_tool_permissions SET max_risk_level = 3")
+        .run().changes;
+      expect(changed).toBe(1);
+    } finally {
+      db.close();
+    }
+    expect(await runsUnasked(dir)).toBe(false);
   });
 
   it("does not carry its trust to a copy: a known store copied into another workspace is refused", async () => {
