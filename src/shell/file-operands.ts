@@ -600,6 +600,56 @@ const gitNoContentOptions = new Set([
   "--no-patch",
 ]);
 
+/**
+ * Options of `git diff` known to take no value (or only one written with `=`): with these alone,
+ * every other word is a revision or a path. Any other option may take the next word as its value
+ * (`--src-prefix --stat` prints the patch), so a diff with one is taken to print lines.
+ */
+const gitDiffKnownFlags = new Set([
+  ...gitNoContentOptions,
+  "-p",
+  "-u",
+  "--patch",
+  "--cached",
+  "--staged",
+  "--merge-base",
+  "--color",
+  "--no-color",
+  "-R",
+  "-M",
+  "-C",
+  "--find-renames",
+  "--find-copies",
+  "--no-renames",
+  "-w",
+  "-b",
+  "--ignore-all-space",
+  "--ignore-space-change",
+  "--ignore-blank-lines",
+  "--ignore-cr-at-eol",
+  "-z",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--minimal",
+  "--patience",
+  "--histogram",
+  "--full-index",
+  "--no-prefix",
+]);
+
+/**
+ * Whether `option` cannot take the next word as its value: one of {@link gitDiffKnownFlags}
+ * (`--stat=80`, `-U5`, `-M50%` too), or any long option with its value written after `=`.
+ */
+function isKnownGitDiffFlag(option: string): boolean {
+  return (
+    gitDiffKnownFlags.has(option.split("=", 1)[0] as string) ||
+    /^--[^=]+=/.test(option) ||
+    /^-U\d+$/.test(option) ||
+    /^-[MC]\d+%?$/.test(option)
+  );
+}
+
 /** Whether a git option makes a diff, a log or a stash listing print the files' lines. */
 function isGitPatchOption(value: string): boolean {
   return (
@@ -621,6 +671,14 @@ function isRevisionRange(value: string): boolean {
 /** The stash, named as a revision (`stash`, `stash@{1}`, `refs/stash~2`). */
 function namesStash(value: string): boolean {
   return /^(refs\/)?stash(@\{[^}]*\})?([~^].*)?$/.test(value);
+}
+
+/** Whether a revision or either end of a range (`HEAD..stash`, `^stash`) is the stash. */
+function reachesStash(value: string): boolean {
+  return value
+    .replace(/^\^/, "")
+    .split(/\.\.\.?/)
+    .some((end) => end !== "" && namesStash(end));
 }
 
 /**
@@ -652,7 +710,12 @@ function gitPrintsLocalContent(values: readonly string[]): string | undefined {
   const why = `'git ${sub}' prints lines of files it does not name, from the working tree, the index or the stash`;
   switch (sub) {
     case "diff": {
-      if (!printsLines || operands.some(isRevisionRange)) return undefined;
+      // An option it does not know may take the next word as its value: then no word can be
+      // told for an operand or a revision.
+      if (!options.every(isKnownGitDiffFlag)) return why;
+      if (!printsLines) return undefined;
+      if (operands.some(reachesStash)) return why;
+      if (operands.some(isRevisionRange)) return undefined;
       // Paths after `--` narrow it to what they name, judged as named paths; `.`, a folder
       // written as one (`src/`), a glob or pathspec magic (`:/`) still takes in the whole tree.
       const paths = end === -1 ? [] : rest.slice(end + 1);
@@ -664,6 +727,9 @@ function gitPrintsLocalContent(values: readonly string[]): string | undefined {
     case "diff-files":
     case "diff-index":
       return patch ? why : undefined;
+    case "status":
+      // `-v` adds the staged changes' lines, `-vv` the working tree's too.
+      return options.some((v) => /^-[A-Za-z]*v/.test(v) || /^--ve/.test(v)) ? why : undefined;
     case "stash": {
       const action = rest[0];
       if (action === "show") return printsLines ? why : undefined;
@@ -674,7 +740,7 @@ function gitPrintsLocalContent(values: readonly string[]): string | undefined {
     case "whatchanged":
     case "reflog": {
       const stash =
-        operands.some(namesStash) ||
+        operands.some(reachesStash) ||
         options.some((v) => v === "--all" || v === "--reflog" || v.startsWith("--glob"));
       return stash && (sub === "show" ? printsLines : patch) ? why : undefined;
     }

@@ -814,6 +814,9 @@ describe("git commands that show a file's content name that file", () => {
       "git log --all --oneline",
       "git stash list",
       "git stash show --stat",
+      "git status -s",
+      "git diff --stat=80 HEAD~1",
+      "git diff -M50% --name-status",
       "git log --oneline -5",
       "git log -p -- src/a.ts",
       "git show HEAD",
@@ -858,6 +861,23 @@ describe("git commands that print local files they do not name", () => {
     ["git log -p --reflog"],
     ["git log -u --glob=refs/*"],
     ["git reflog show -p refs/stash"],
+    // Second red team, session 23: an option's value taken for an operand, the stash at a
+    // range's end, git status -v.
+    ["git diff --src-prefix --stat"],
+    ["git diff --dst-prefix --quiet"],
+    ["git diff HEAD --src-prefix --stat"],
+    ["git diff -G '.|a..b'"],
+    ["git diff --line-prefix x --name-only"],
+    ["git diff HEAD..stash"],
+    ["git diff stash^..stash"],
+    ["git diff 'stash@{0}^1..stash@{0}'"],
+    ["git log -p -m HEAD..stash"],
+    ["git show HEAD..stash"],
+    ["git log -p ^HEAD stash"],
+    ["git status -v"],
+    ["git status -vv"],
+    ["git status --verbose --verbose"],
+    ["git status -sv"],
   ])("asks for %j, and no remembered approval covers it", (command) => {
     for (const policy of [defaults, permissive]) {
       const decision = policy.decide(terminal(command));
