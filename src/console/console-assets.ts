@@ -161,5 +161,7 @@ progress{width:100%;height:1rem}
 .pager{display:flex;gap:1rem;margin:.75rem 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .d2h-wrapper{font-size:.8rem}
+article .d2h-code-line,article .d2h-code-line-ctn{white-space:pre-wrap;word-break:break-all;overflow-wrap:anywhere}
+article .d2h-file-diff{overflow-x:hidden}
 @media (max-width:640px){main{padding:.5rem}.card{padding:.6rem}header .who{margin-left:0}th,td{padding:.3rem}}
 `;
