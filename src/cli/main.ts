@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { displayText } from "../core/index.js";
@@ -13,6 +14,7 @@ import { runMcpCommand } from "./mcp-command.js";
 import { runPermissionsCommand } from "./permissions-command.js";
 import { readRecordedResponse, runTurn } from "./run-turn.js";
 import { createSampleWorkspace } from "./sample-workspace.js";
+import { claimDefaultStore } from "./store-origin.js";
 import { flagApprovalHandler, TerminalApprovalHandler } from "./terminal-approval-handler.js";
 import { runToolsCommand } from "./tools-command.js";
 import { runTrustCommand } from "./trust-command.js";
@@ -94,8 +96,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const workspacePath = values.workspace ?? (await createSampleWorkspace());
-  // Beside the workspace, not in it: the database is one of the files tools must not touch.
-  const storeUrl = values.db ?? `sqlite:${workspacePath}.aintern.db`;
+  // Beside the workspace, not in it: the database is one of the files tools must not touch
+  // (`resolve`: `--workspace .` named `..aintern.db`, a file of the workspace). Beside a folder
+  // of a repository is still in the repository: aintern must have made it.
+  let storeUrl = values.db;
+  if (storeUrl === undefined) {
+    const file = `${resolve(workspacePath)}.aintern.db`;
+    try {
+      await claimDefaultStore(file, "Delete it, or name another store with --db");
+    } catch (error) {
+      process.stderr.write(`aintern turn: ${printableMessage(error, { multiline: true })}\n`);
+      return 1;
+    }
+    storeUrl = `sqlite:${file}`;
+  }
   const result = await runTurn({
     response: await readRecordedResponse(positionals[1]),
     ...(format === undefined ? {} : { format }),

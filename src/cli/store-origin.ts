@@ -13,6 +13,9 @@ import { AinternError, displayText } from "../core/index.js";
 const ROW_CARRYING_SIBLINGS = ["-wal", "-journal"] as const;
 const INFLIGHT_JOURNAL = "-inflight.";
 
+const defaultAdvice =
+  "If it is yours (made by an earlier aintern, or your own workspace copied or restored), adopt it with `aintern trust --store` in the workspace; otherwise delete the workspace's .aintern folder, or name another store with --db";
+
 /** What is recorded of a store aintern made (or the user adopted): which file it is. */
 interface StoreRecord {
   readonly path: string;
@@ -27,12 +30,14 @@ interface StoreRecord {
 export class UnknownStoreError extends AinternError {
   readonly file: string;
 
-  constructor(file: string, why: string) {
+  /**
+   * @param what to do instead, for a store `aintern trust --store` does not adopt (default: that
+   *   command, else deleting the workspace's `.aintern` folder or naming another store)
+   */
+  constructor(file: string, why: string, what = defaultAdvice) {
     super(
       "UNKNOWN_STORE",
-      `${displayText(file)} was not made by aintern for you: ${why}. A repository you cloned could have put it there, with remembered approvals that would let calls run that nobody here approved. ` +
-        "If it is yours (made by an earlier aintern, or your own workspace copied or restored), adopt it with `aintern trust --store` in the workspace; " +
-        "otherwise delete the workspace's .aintern folder, or name another store with --db.",
+      `${displayText(file)} was not made by aintern for you: ${why}. A repository you cloned could have put it there, with calls recorded as approved that nobody here approved. ${what}.`,
     );
     this.name = "UnknownStoreError";
     this.file = file;
@@ -85,7 +90,7 @@ async function exists(path: string): Promise<boolean> {
  * {@link UnknownStoreError}. Trust does not travel with a copy: a store copied, cloned or
  * restored is a new file, to adopt with {@link adoptStore}.
  */
-export async function claimDefaultStore(file: string): Promise<void> {
+export async function claimDefaultStore(file: string, advice?: string): Promise<void> {
   let created: Awaited<ReturnType<typeof open>> | undefined;
   try {
     created = await open(file, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
@@ -97,7 +102,7 @@ export async function claimDefaultStore(file: string): Promise<void> {
       const { dev, ino } = await created.stat();
       const leftover = await leftoverSibling(file);
       if (leftover !== undefined) {
-        throw new UnknownStoreError(file, `${displayText(leftover)} was there before it`);
+        throw new UnknownStoreError(file, `${displayText(leftover)} was there before it`, advice);
       }
       await record(file, dev, ino);
     } finally {
@@ -113,7 +118,11 @@ export async function claimDefaultStore(file: string): Promise<void> {
     await record(file, dev, ino);
     return;
   }
-  throw new UnknownStoreError(file, "it was already there, and aintern has no record of making it");
+  throw new UnknownStoreError(
+    file,
+    "it was already there, and aintern has no record of making it",
+    advice,
+  );
 }
 
 /** A file beside `file` whose rows the store would take in (see `ROW_CARRYING_SIBLINGS`). */

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { access, copyFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -60,6 +60,42 @@ describe("aintern command", () => {
 });
 
 describe("aintern turn", () => {
+  it("keeps its default store beside the workspace, and refuses one it did not make", async () => {
+    // Second red team, session 23: `--workspace dir/` put the store in the workspace
+    // (`dir/.aintern.db`), where a repository could ship one recording calls as approved.
+    const home = await mkdtemp(join(tmpdir(), "aintern-main-home-"));
+    const previousHome = process.env.AINTERN_HOME;
+    process.env.AINTERN_HOME = home;
+    const workspace = await createSampleWorkspace();
+    const recording = join(import.meta.dirname, "../../examples/recorded/openai-agent-turn.json");
+    const io = capture();
+    try {
+      const args = ["turn", recording, "--approve", "none", "--workspace", `${workspace}/`];
+      expect(await main(args)).toBe(0);
+      await expect(access(`${workspace}.aintern.db`)).resolves.toBeUndefined();
+      await expect(access(join(workspace, ".aintern.db"))).rejects.toThrow();
+      // Made by aintern: used again.
+      expect(await main(args)).toBe(0);
+      // One it did not make (here: the same file name beside another workspace) is refused.
+      const other = await createSampleWorkspace();
+      await copyFile(`${workspace}.aintern.db`, `${other}.aintern.db`);
+      const refused = await main(["turn", recording, "--approve", "none", "--workspace", other]);
+      expect(refused).toBe(1);
+      expect(io.text().err).toMatch(
+        /was not made by aintern for you.*Delete it, or name another store with --db/s,
+      );
+      await rm(other, { recursive: true, force: true });
+      await rm(`${other}.aintern.db`, { force: true });
+    } finally {
+      io.restore();
+      if (previousHome === undefined) delete process.env.AINTERN_HOME;
+      else process.env.AINTERN_HOME = previousHome;
+      await rm(workspace, { recursive: true, force: true });
+      await rm(`${workspace}.aintern.db`, { force: true });
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it("runs a recorded turn and prints the calls, the messages and the audit rows", async () => {
     const workspace = await createSampleWorkspace();
     const dir = await mkdtemp(join(tmpdir(), "aintern-main-"));
