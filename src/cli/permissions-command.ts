@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
+import { isSignedGrant } from "../approval/grant-signature.js";
 import { displayText, jsonLine, riskLevelName } from "../core/index.js";
 import { openStore } from "../store/index.js";
+import { loadGrantKey } from "./grant-key.js";
 import { resolveMcpPlaces } from "./mcp-runtime.js";
 
 export const permissionsUsage = `Usage:
@@ -55,8 +57,12 @@ export async function runPermissionsCommand(argv: readonly string[]): Promise<nu
     const grants = await store.permissions.list(
       values.tool === undefined ? {} : { toolId: values.tool },
     );
+    // Only grants signed with this user's key let anything run: say which the others are.
+    const key = await loadGrantKey();
     if (values.json === true || !process.stdout.isTTY) {
-      for (const grant of grants) process.stdout.write(`${jsonLine(grant)}\n`);
+      for (const grant of grants) {
+        process.stdout.write(`${jsonLine({ ...grant, honoured: isSignedGrant(key, grant) })}\n`);
+      }
       return 0;
     }
     if (grants.length === 0) {
@@ -69,9 +75,12 @@ export async function runPermissionsCommand(argv: readonly string[]): Promise<nu
       const pattern =
         g.pattern === undefined ? "any arguments" : `${g.patternKind ?? "pattern"} ${g.pattern}`;
       const by = g.grantedBy === undefined ? "" : ` by ${g.grantedBy}`;
+      const ignored = isSignedGrant(key, g)
+        ? ""
+        : "  (not honoured: aintern did not sign it with your key)";
       process.stdout.write(
         `${displayText(
-          `${g.id}  ${g.toolId.padEnd(22)} up to ${riskLevelName(g.maxRiskLevel).padEnd(7)} ${pattern}  since ${g.createdAt.toISOString()}${by}`,
+          `${g.id}  ${g.toolId.padEnd(22)} up to ${riskLevelName(g.maxRiskLevel).padEnd(7)} ${pattern}  since ${g.createdAt.toISOString()}${by}${ignored}`,
         )}\n`,
       );
     }

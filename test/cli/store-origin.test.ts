@@ -116,6 +116,16 @@ describe("the workspace's default store", () => {
     // The planted "always" is a row anyone could write; only grants signed with the user's key
     // (in AINTERN_HOME) are honoured.
     expect(await runsUnasked(repo)).toBe(false);
+    const listed = await runCliCaptured(["permissions", "list", "--json", "--workspace", repo]);
+    expect(listed.code).toBe(0);
+    const rows = listed.output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { toolId: string; honoured: boolean });
+    expect(rows.map((r) => [r.toolId, r.honoured])).toEqual([["terminal-execute", false]]);
+    // One the person remembers here is signed, and honoured.
+    await rememberAlways(repo);
+    expect(await runsUnasked(repo)).toBe(true);
   });
 
   it("is made, recorded and used again when aintern makes it; a remembered approval then holds", async () => {
