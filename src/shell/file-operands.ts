@@ -684,12 +684,12 @@ function reachesStash(value: string): boolean {
 /**
  * Why a git command prints lines of files that exist only on this machine (the working tree,
  * the index, the stash) without naming them, or undefined: `git diff` compares the working tree
- * or the index unless it is given a range of commits (`git diff` printed a tracked `.env`'s local
- * secret, which `cat .env` may not) unless it is given a range of commits or the files after
- * `--`, `git stash show` and a view of the stash print what was put aside, `git log --all` takes
- * the stash in. A view of committed history (`git log -p`, `git show
- * HEAD`, `git diff A..B`) prints what anyone with the repository has, and runs
- * (docs/decisions.md); a diff that prints only names or counts (`--stat`) prints no file.
+ * or the index unless it is given a range of commits or the files after `--` (`git diff`
+ * printed a tracked `.env`'s local secret, which `cat .env` may not); `git status -v` adds
+ * those lines; `git stash show` and a view of the stash print what was put aside, and `git log
+ * --all` takes the stash in. A view of committed history (`git log -p`, `git show HEAD`, `git
+ * diff A..B`) prints what anyone with the repository has, and runs (docs/decisions.md); a diff
+ * that prints only names or counts (`--stat`) prints no file.
  */
 function gitPrintsLocalContent(values: readonly string[]): string | undefined {
   let at = 0;
@@ -732,7 +732,9 @@ function gitPrintsLocalContent(values: readonly string[]): string | undefined {
       return options.some((v) => /^-[A-Za-z]*v/.test(v) || /^--ve/.test(v)) ? why : undefined;
     case "stash": {
       const action = rest[0];
-      if (action === "show") return printsLines ? why : undefined;
+      if (action === "show") {
+        return printsLines || !options.every(isKnownGitDiffFlag) ? why : undefined;
+      }
       return action === "list" && patch ? why : undefined;
     }
     case "show":

@@ -878,6 +878,7 @@ describe("git commands that print local files they do not name", () => {
     ["git status -vv"],
     ["git status --verbose --verbose"],
     ["git status -sv"],
+    ["git stash show --src-prefix --stat"],
   ])("asks for %j, and no remembered approval covers it", (command) => {
     for (const policy of [defaults, permissive]) {
       const decision = policy.decide(terminal(command));
