@@ -19,12 +19,15 @@ export const consoleScript = `(() => {
   const busy = (card) => card.contains(document.activeElement) &&
     ["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName);
   function settleInPlace(card) {
+    // Its height too: a note that made it taller would move the cards below it.
+    card.style.height = card.getBoundingClientRect().height + "px";
+    card.style.overflow = "hidden";
     card.classList.add("decided");
     for (const control of card.querySelectorAll("button, input, textarea, select")) control.disabled = true;
     const note = document.createElement("p");
     note.className = "meta";
     note.textContent = "No longer waiting: decided elsewhere, withdrawn or expired.";
-    card.append(note);
+    card.prepend(note);
   }
   async function refreshApprovals() {
     const list = document.getElementById("approval-list");
