@@ -1,6 +1,7 @@
-// The console's cards in real Chromium. What a file write will write stays in view in its diff: a run of spaces or tabs before
-// code pushed it 1,600 px to the right of the card's edge, behind a scrollbar (second red team,
-// session 23). Real Chromium, the console's and diff2html's own stylesheets.
+// The console's cards in real Chromium, with the console's and diff2html's own stylesheets
+// (second red team, session 23): what a file write will write stays in view in its diff (a run
+// of spaces or tabs before code pushed it 1,600 px past the card's edge, behind a scrollbar),
+// and no card moves under the pointer as calls come and go.
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
