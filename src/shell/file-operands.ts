@@ -560,7 +560,7 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
       if (values.includes("--no-index")) return "'git --no-index' reads any file";
       // `git grep KEY` searches every tracked file (`.env` if committed), `--untracked` more.
       if (values.includes("grep")) return "'git grep' searches a whole folder tree";
-      return gitPrintsLocalContent(values);
+      return gitPrintsLocalContent(args);
     case "ps":
       return values.some((v) => !v.startsWith("-") && /^[A-Za-z]*e[A-Za-z]*$/.test(v)) ||
         values.some((v) => /env/i.test(v))
@@ -570,18 +570,6 @@ function readsUnnamedFiles(name: string, args: readonly ShellWord[]): string | u
       return undefined;
   }
 }
-
-/** git's global options that take the next word as their value (`-C DIR`, `-c k=v`). */
-const gitGlobalWithValue = new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--super-prefix",
-  "--config-env",
-  "--list-cmds",
-]);
 
 /** The options with which a diff prints names, counts or a status, and no line of any file. */
 const gitNoContentOptions = new Set([
@@ -691,12 +679,10 @@ function reachesStash(value: string): boolean {
  * diff A..B`) prints what anyone with the repository has, and runs (docs/decisions.md); a diff
  * that prints only names or counts (`--stat`) prints no file.
  */
-function gitPrintsLocalContent(values: readonly string[]): string | undefined {
-  let at = 0;
-  while (at < values.length && (values[at] as string).startsWith("-")) {
-    const option = values[at] as string;
-    at += gitGlobalWithValue.has(option) ? 2 : 1;
-  }
+function gitPrintsLocalContent(args: readonly ShellWord[]): string | undefined {
+  const at = gitSubcommandAt(args);
+  if (at === -1) return undefined;
+  const values = args.map((word) => word.value);
   const sub = values[at];
   if (sub === undefined) return undefined;
   const rest = values.slice(at + 1);
