@@ -6,17 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/builtin/index.js";
-import { ToolCallRequest } from "../../src/calls/index.js";
-import {
-  type ConsoleApp,
-  ConsoleApprovalHandler,
-  createConsoleApp,
-} from "../../src/console/index.js";
+import { type ConsoleApp, createConsoleApp } from "../../src/console/index.js";
 import { suggestedPattern } from "../../src/console/render-approval.js";
 import type { JsonObject } from "../../src/core/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { approvalCard } from "./console-helpers.js";
+import { approvalCard, waitingApproval } from "./console-helpers.js";
 
 let store: Store;
 let consoleApp: ConsoleApp;
@@ -40,26 +35,11 @@ afterAll(async () => {
 
 /** The card of a `file-write` call waiting in the console, for a workspace holding its file. */
 async function cardFor(parameters: JsonObject): Promise<string> {
-  const tool = registry.getTool("file-write")!;
-  const request = new ToolCallRequest({
-    toolId: tool.id,
-    toolName: tool.name,
+  const row = await waitingApproval(
+    { approvals: store.approvals, registry, workspacePath: workspace },
+    "file-write",
     parameters,
-    providerCallId: `call-${Math.random()}`,
-    riskLevel: tool.getEffectiveRiskLevel(parameters),
-    executionSummary: tool.getExecutionSummary(parameters),
-    requiresApproval: true,
-  });
-  const handler = new ConsoleApprovalHandler({
-    approvals: store.approvals,
-    getTool: (id) => registry.getTool(id),
-    workspacePath: workspace,
-  });
-  const row = await handler.open(request, {
-    reason: "asks",
-    riskLevel: request.riskLevel,
-    round: 1,
-  });
+  );
   return approvalCard(consoleApp, row.id);
 }
 

@@ -14,7 +14,7 @@ import {
 } from "../../src/console/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { approvalCard } from "./console-helpers.js";
+import { approvalCard, waitingApproval } from "./console-helpers.js";
 
 let store: Store;
 let running: RunningConsole;
@@ -78,21 +78,7 @@ describe("the loopback console against DNS rebinding", () => {
 });
 
 async function pending(toolId: string, parameters: Record<string, string>) {
-  const tool = registry.getTool(toolId)!;
-  const request = new ToolCallRequest({
-    toolId: tool.id,
-    toolName: tool.name,
-    parameters,
-    providerCallId: `call-${Math.random()}`,
-    riskLevel: tool.getEffectiveRiskLevel(parameters),
-    executionSummary: tool.getExecutionSummary(parameters),
-    requiresApproval: true,
-  });
-  const handler = new ConsoleApprovalHandler({
-    approvals: store.approvals,
-    getTool: (id) => registry.getTool(id),
-  });
-  return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
+  return waitingApproval({ approvals: store.approvals, registry }, toolId, parameters);
 }
 
 function cardOf(id: string): Promise<string> {

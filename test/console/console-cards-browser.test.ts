@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/builtin/index.js";
-import { ToolCallRequest } from "../../src/calls/index.js";
 import {
   ConsoleApprovalHandler,
   type RunningConsole,
@@ -16,6 +15,7 @@ import {
 } from "../../src/console/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { waitingApproval } from "./console-helpers.js";
 
 let store: Store;
 let running: RunningConsole;
@@ -55,44 +55,17 @@ function handlerOf(): ConsoleApprovalHandler {
 
 /** A terminal call waiting for approval; its approval's id. */
 async function waitingCommand(command: string): Promise<string> {
-  const tool = registry.getTool("terminal-execute")!;
-  const parameters = { command };
-  const request = new ToolCallRequest({
-    toolId: tool.id,
-    toolName: tool.name,
-    parameters,
-    providerCallId: `call-${Math.random()}`,
-    riskLevel: tool.getEffectiveRiskLevel(parameters),
-    executionSummary: tool.getExecutionSummary(parameters),
-    requiresApproval: true,
-  });
-  const row = await handlerOf().open(request, {
-    reason: "asks",
-    riskLevel: request.riskLevel,
-    round: 1,
-  });
-  return row.id;
+  return (await waitingApproval(where(), "terminal-execute", { command })).id;
 }
 
 /** A file write waiting for approval; its approval's id. */
 async function waitingWrite(path: string, content: string): Promise<string> {
-  const tool = registry.getTool("file-write")!;
   const parameters = { path, content, overwrite: true };
-  const request = new ToolCallRequest({
-    toolId: tool.id,
-    toolName: tool.name,
-    parameters,
-    providerCallId: `call-${Math.random()}`,
-    riskLevel: tool.getEffectiveRiskLevel(parameters),
-    executionSummary: tool.getExecutionSummary(parameters),
-    requiresApproval: true,
-  });
-  const row = await handlerOf().open(request, {
-    reason: "asks",
-    riskLevel: request.riskLevel,
-    round: 1,
-  });
-  return row.id;
+  return (await waitingApproval(where(), "file-write", parameters)).id;
+}
+
+function where() {
+  return { approvals: store.approvals, registry, workspacePath: workspace };
 }
 
 describe("a file write's diff in the browser", { timeout: 60_000 }, () => {

@@ -2,16 +2,14 @@
 // schema and its risk re-assessed before anything is decided.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/builtin/index.js";
-import { ToolCallRequest } from "../../src/calls/index.js";
 import {
   type ConsoleApp,
-  ConsoleApprovalHandler,
   createConsoleApp,
   PendingApprovalStatus,
 } from "../../src/console/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { approvalCard } from "./console-helpers.js";
+import { approvalCard, waitingApproval } from "./console-helpers.js";
 
 let store: Store;
 let consoleApp: ConsoleApp;
@@ -32,22 +30,12 @@ afterAll(async () => {
 });
 
 async function pendingCommand(command: string) {
-  const tool = registry.getTool("terminal-execute")!;
-  const parameters = { command };
-  const request = new ToolCallRequest({
-    toolId: tool.id,
-    toolName: tool.name,
-    parameters,
-    providerCallId: `call-${command}`,
-    riskLevel: tool.getEffectiveRiskLevel(parameters),
-    executionSummary: tool.getExecutionSummary(parameters),
-    requiresApproval: true,
-  });
-  const handler = new ConsoleApprovalHandler({
-    approvals: store.approvals,
-    getTool: (id) => registry.getTool(id),
-  });
-  return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
+  return waitingApproval(
+    { approvals: store.approvals, registry },
+    "terminal-execute",
+    { command },
+    `call-${command}`,
+  );
 }
 
 /** The text of the card's editable arguments, as a browser would submit it. */

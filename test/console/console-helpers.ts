@@ -2,7 +2,15 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import type { ConsoleApp } from "../../src/console/index.js";
+import { ToolCallRequest } from "../../src/calls/index.js";
+import type { PendingApprovalStore } from "../../src/console/index.js";
+import {
+  type ConsoleApp,
+  ConsoleApprovalHandler,
+  type PendingApproval,
+} from "../../src/console/index.js";
+import type { JsonObject } from "../../src/core/index.js";
+import type { ToolRegistry } from "../../src/registry/index.js";
 
 const tsxPreflight = fileURLToPath(
   new URL("../../node_modules/tsx/dist/preflight.cjs", import.meta.url),
@@ -117,4 +125,36 @@ export async function approvalCard(app: ConsoleApp, id: string): Promise<string>
   });
   expect(response.status).toBe(200);
   return response.text();
+}
+
+/**
+ * A call of `toolId` waiting for approval in the console, as the processor's handler opens it
+ * (with a file write's preview read from `workspacePath`, when given).
+ */
+export function waitingApproval(
+  where: {
+    readonly approvals: PendingApprovalStore;
+    readonly registry: ToolRegistry;
+    readonly workspacePath?: string;
+  },
+  toolId: string,
+  parameters: JsonObject,
+  callId = `call-${Math.random()}`,
+): Promise<PendingApproval> {
+  const tool = where.registry.getTool(toolId)!;
+  const request = new ToolCallRequest({
+    toolId: tool.id,
+    toolName: tool.name,
+    parameters,
+    providerCallId: callId,
+    riskLevel: tool.getEffectiveRiskLevel(parameters),
+    executionSummary: tool.getExecutionSummary(parameters),
+    requiresApproval: true,
+  });
+  const handler = new ConsoleApprovalHandler({
+    approvals: where.approvals,
+    getTool: (id) => where.registry.getTool(id),
+    ...(where.workspacePath === undefined ? {} : { workspacePath: where.workspacePath }),
+  });
+  return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
 }
