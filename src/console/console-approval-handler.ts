@@ -268,47 +268,36 @@ export class ConsoleApprovalHandler implements ApprovalHandler {
     const { path, content } = request.parameters;
     if (typeof path !== "string" || typeof content !== "string") return undefined;
     if (tool !== undefined && String(tool.category) !== "FileSystem") return undefined;
+    // The file is not shown, saying why (a note), or as new (none).
+    const unseen = (beforeNote?: string): FileWritePreview => ({
+      kind: "file-write",
+      path,
+      before: null,
+      ...(beforeNote === undefined ? {} : { beforeNote }),
+      after: content,
+    });
     const workspace = this.#config.workspacePath;
-    if (workspace === undefined) {
-      return {
-        kind: "file-write",
-        path,
-        before: null,
-        beforeNote: "no workspace known",
-        after: content,
-      };
-    }
+    if (workspace === undefined) return unseen("no workspace known");
     const absolute = resolve(workspace, path);
-    const rel = relative(resolve(workspace), absolute);
-    if (rel.startsWith("..") || isAbsolute(rel)) {
-      return {
-        kind: "file-write",
-        path,
-        before: null,
-        beforeNote: "outside the workspace",
-        after: content,
-      };
-    }
+    if (isOutside(resolve(workspace), absolute)) return unseen("outside the workspace");
     // Where the path really leads: a link in the workspace to a file outside it (a cloned
     // repository may hold one) must not bring that file's content into the card and the store.
     let real: string;
     try {
       real = await realpath(absolute);
     } catch {
-      return { kind: "file-write", path, before: null, after: content };
+      return unseen();
     }
-    const realRel = relative(await realpath(workspace).catch(() => resolve(workspace)), real);
-    if (realRel.startsWith("..") || isAbsolute(realRel)) {
-      return {
-        kind: "file-write",
-        path,
-        before: null,
-        beforeNote: "a link that leads outside the workspace",
-        after: content,
-      };
-    }
+    const realWorkspace = await realpath(workspace).catch(() => resolve(workspace));
+    if (isOutside(realWorkspace, real)) return unseen("a link that leads outside the workspace");
     return { kind: "file-write", path, ...(await readForDiff(real)), after: content };
   }
+}
+
+/** Whether `path` is outside the folder `root` (both absolute). */
+function isOutside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel.startsWith("..") || isAbsolute(rel);
 }
 
 async function readForDiff(

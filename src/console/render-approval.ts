@@ -65,6 +65,7 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
   const r = a.request;
   if (a.status !== PendingApprovalStatus.Pending) return decidedCard(a);
   const title = singleLine(`${r.toolName} (${r.toolId})`);
+  const preview = filePreview(a);
   return html`<article class="card risk-border-${a.riskLevel}" id="approval-${a.id}" tabindex="0"
     data-version="${a.requestId}" aria-labelledby="title-${a.id}" aria-describedby="summary-${a.id}">
   <header><h3 id="title-${a.id}">${title}</h3>${riskBadge(a.riskLevel)}
@@ -77,8 +78,8 @@ export function approvalCard(a: PendingApproval, csrf: string, edit?: EditOutcom
   ${a.details.previousProblem === undefined ? "" : html`<div class="problem">${singleLine(a.details.previousProblem)}</div>`}
   ${r.warnings.map((w) => html`<p class="problem">${singleLine(w)}</p>`)}
   ${commandSegments(r.parameters.command)}
-  ${filePreview(a)}
-  <details ${a.preview === undefined || previewGivenUp(a) ? "open" : ""}><summary>Arguments</summary><pre>${shownJson(r.parameters)}</pre></details>
+  ${preview.html}
+  <details ${a.preview === undefined || preview.givenUp ? "open" : ""}><summary>Arguments</summary><pre>${shownJson(r.parameters)}</pre></details>
   <div class="actions">
     <form method="post" action="/approvals/${a.id}/approve" hx-target="#approval-${a.id}" hx-swap="outerHTML">
       <input type="hidden" name="_csrf" value="${csrf}">
@@ -172,18 +173,29 @@ function commandSegments(command: unknown): Html | string {
   <ol class="segments">${parsed.segments.map((s) => html`<li><code>${singleLine(s.join(" "))}</code></li>`)}</ol></div>`;
 }
 
-function filePreview(a: PendingApproval): Html | string {
+/**
+ * A file write's diff, and whether it was given up (the card then shows the arguments open, the
+ * whole new content).
+ */
+function filePreview(a: PendingApproval): {
+  readonly html: Html | string;
+  readonly givenUp: boolean;
+} {
   const p = a.preview;
-  if (p === undefined) return "";
+  if (p === undefined) return { html: "", givenUp: false };
   // The path on one line: a newline in it would write the patch's own header lines (a fake
   // hunk, another file name) and the diff would show something other than what is written.
   const path = singleLine(p.path);
   const rendered = renderedDiff(a.id, path, p.before, p.after);
   const heading = `${p.before === null ? `New file ${path}` : `Changes to ${path}`}${p.beforeNote === undefined ? "" : ` (${p.beforeNote})`}`;
-  if (rendered === undefined) {
-    return html`<section aria-label="Changes to ${path}"><p class="meta">${heading}:</p><p class="problem">Too many lines change to show them as a diff: read the whole new content under Arguments.</p></section>`;
-  }
-  return html`<section aria-label="Changes to ${path}"><p class="meta">${heading}:</p>${trustedHtml(rendered)}</section>`;
+  const body =
+    rendered === undefined
+      ? html`<p class="problem">Too many lines change to show them as a diff: read the whole new content under Arguments.</p>`
+      : trustedHtml(rendered);
+  return {
+    html: html`<section aria-label="Changes to ${path}"><p class="meta">${heading}:</p>${body}</section>`,
+    givenUp: rendered === undefined,
+  };
 }
 
 /**
@@ -227,10 +239,4 @@ function renderedDiff(
     drawnDiffs.delete(drawnDiffs.keys().next().value as string);
   drawnDiffs.set(key, rendered);
   return rendered;
-}
-
-/** Whether the card's diff was given up (the arguments are then shown open instead). */
-function previewGivenUp(a: PendingApproval): boolean {
-  const p = a.preview;
-  return p !== undefined && renderedDiff(a.id, singleLine(p.path), p.before, p.after) === undefined;
 }

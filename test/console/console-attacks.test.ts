@@ -4,7 +4,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinTools } from "../../src/builtin/index.js";
-import { ToolCallRequest } from "../../src/calls/index.js";
 import {
   type ConsoleApp,
   ConsoleApprovalHandler,
@@ -14,7 +13,7 @@ import {
 } from "../../src/console/index.js";
 import { ToolRegistry } from "../../src/registry/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { approvalCard, waitingApproval } from "./console-helpers.js";
+import { approvalCard, callRequest, waitingApproval } from "./console-helpers.js";
 
 let store: Store;
 let running: RunningConsole;
@@ -125,18 +124,8 @@ describe("model text that would make a card lie", () => {
 });
 
 describe("one session's pending approval is not another's", () => {
-  const tool = registry.getTool("terminal-execute")!;
-  const parameters = { command: "npm publish" };
   const requestWithCallId = (callId: string) =>
-    new ToolCallRequest({
-      toolId: tool.id,
-      toolName: tool.name,
-      parameters,
-      providerCallId: callId,
-      riskLevel: tool.getEffectiveRiskLevel(parameters),
-      executionSummary: tool.getExecutionSummary(parameters),
-      requiresApproval: true,
-    });
+    callRequest(registry, "terminal-execute", { command: "npm publish" }, callId);
   const handlerOf = (sessionId: string) =>
     new ConsoleApprovalHandler({
       approvals: store.approvals,
@@ -144,7 +133,7 @@ describe("one session's pending approval is not another's", () => {
       sessionId,
       timeoutMs: 5_000,
     });
-  const details = { reason: "asks", riskLevel: tool.getEffectiveRiskLevel(parameters), round: 1 };
+  const details = { reason: "asks", riskLevel: requestWithCallId("").riskLevel, round: 1 };
 
   it("a decision given while Alice's agent was down is not taken by Bob's call with the same call id and arguments", async () => {
     // Providers that number their calls (call_0, call_1, ...) give two sessions the same ids.
@@ -186,21 +175,11 @@ describe("one session's pending approval is not another's", () => {
 
 describe("an approval that expired while its agent was down", () => {
   it("is refused when the agent asks again, not given a new waiting time", async () => {
-    const tool = registry.getTool("terminal-execute")!;
-    const parameters = { command: "npm publish --tag late" };
     const request = () =>
-      new ToolCallRequest({
-        toolId: tool.id,
-        toolName: tool.name,
-        parameters,
-        providerCallId: "call_late",
-        riskLevel: tool.getEffectiveRiskLevel(parameters),
-        executionSummary: tool.getExecutionSummary(parameters),
-        requiresApproval: true,
-      });
+      callRequest(registry, "terminal-execute", { command: "npm publish --tag late" }, "call_late");
     const handler = (timeoutMs: number) =>
       new ConsoleApprovalHandler({ approvals: store.approvals, sessionId: "carol", timeoutMs });
-    const details = { reason: "asks", riskLevel: tool.getEffectiveRiskLevel(parameters), round: 1 };
+    const details = { reason: "asks", riskLevel: request().riskLevel, round: 1 };
     // Asked, then the agent died: no one marked the row expired when its time ran out.
     const row = await handler(50).open(request(), details);
     await new Promise((resolve) => setTimeout(resolve, 120));

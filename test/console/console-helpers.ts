@@ -141,8 +141,24 @@ export function waitingApproval(
   parameters: JsonObject,
   callId = `call-${Math.random()}`,
 ): Promise<PendingApproval> {
-  const tool = where.registry.getTool(toolId)!;
-  const request = new ToolCallRequest({
+  const request = callRequest(where.registry, toolId, parameters, callId);
+  const handler = new ConsoleApprovalHandler({
+    approvals: where.approvals,
+    getTool: (id) => where.registry.getTool(id),
+    ...(where.workspacePath === undefined ? {} : { workspacePath: where.workspacePath }),
+  });
+  return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
+}
+
+/** A call of `toolId` that needs approval, as the processor hands it to an approval handler. */
+export function callRequest(
+  registry: ToolRegistry,
+  toolId: string,
+  parameters: JsonObject,
+  callId = `call-${Math.random()}`,
+): ToolCallRequest {
+  const tool = registry.getTool(toolId)!;
+  return new ToolCallRequest({
     toolId: tool.id,
     toolName: tool.name,
     parameters,
@@ -151,10 +167,4 @@ export function waitingApproval(
     executionSummary: tool.getExecutionSummary(parameters),
     requiresApproval: true,
   });
-  const handler = new ConsoleApprovalHandler({
-    approvals: where.approvals,
-    getTool: (id) => where.registry.getTool(id),
-    ...(where.workspacePath === undefined ? {} : { workspacePath: where.workspacePath }),
-  });
-  return handler.open(request, { reason: "asks", riskLevel: request.riskLevel, round: 1 });
 }
